@@ -1,0 +1,91 @@
+"""Events: the things that happen at a table, and their one-line notation.
+
+Notation: ``[SEAT] KIND [CARD ...] [ARG ...]``. Examples::
+
+    shoe TH            a card out of the shoe (the engine knows whose it is)
+    0 bid pass         seat 0 passes
+    1 bid H            seat 1 names hearts
+    0 declare 7H 8H 9H seat 0 declares a terz
+    0 play JH          seat 0 plays the jack of hearts
+    0 play BJ want H   a joker played with a mode
+    1 claim            «Партия!»
+    undo               take back the last event
+    fix 12 shoe TD     line 12 of the log was misread: it was TD
+
+Cards come first and the argument is everything after the first token that is not a card code, so
+a game must not start an argument with something that reads as a card (bids write ``8:H``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from engine.cards import Card, card, is_card_code
+from engine.errors import BadEventError
+
+SHOE = "shoe"
+UNDO = "undo"
+FIX = "fix"
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    kind: str
+    seat: int | None = None
+    cards: tuple[Card, ...] = ()
+    arg: str = ""
+
+    @property
+    def card(self) -> Card:
+        """The single card of a ``shoe`` or ``play`` event."""
+        if len(self.cards) != 1:
+            raise BadEventError(f"{self} needs exactly one card", "bad-event")
+        return self.cards[0]
+
+    def __str__(self) -> str:
+        parts = [] if self.seat is None else [str(self.seat)]
+        parts.append(self.kind)
+        parts.extend(c.code for c in self.cards)
+        if self.arg:
+            parts.append(self.arg)
+        return " ".join(parts)
+
+    @classmethod
+    def parse(cls, text: str) -> Event:
+        tokens = text.split()
+        if not tokens:
+            raise BadEventError("empty event", "bad-event")
+        seat: int | None = None
+        if tokens[0].isdigit():
+            seat = int(tokens.pop(0))
+            if not tokens:
+                raise BadEventError(f"event {text!r} has a seat but no kind", "bad-event")
+        kind = tokens.pop(0).lower()
+        if not kind.isidentifier():
+            raise BadEventError(f"event {text!r}: {kind!r} is not an event kind", "bad-event")
+        if kind == FIX:
+            return cls(FIX, seat, (), " ".join(tokens))
+        found: list[Card] = []
+        while tokens and is_card_code(tokens[0]):
+            found.append(card(tokens.pop(0)))
+        return cls(kind, seat, tuple(found), " ".join(tokens))
+
+
+def shoe(code: str | Card) -> Event:
+    return card_event(SHOE, None, card(code))
+
+
+def play(seat: int, code: str | Card, arg: str = "") -> Event:
+    return card_event("play", seat, card(code), arg)
+
+
+@cache
+def card_event(kind: str, seat: int | None, c: Card, arg: str = "") -> Event:
+    """Interned one-card events: legal-move lists reuse them instead of building new objects."""
+    return Event(kind, seat, (c,), arg)
+
+
+def ev(text: str) -> Event:
+    """Shorthand for :meth:`Event.parse`, handy in tests and scripts."""
+    return Event.parse(text)
