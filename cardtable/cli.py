@@ -1,4 +1,4 @@
-"""`cardtable` command line.
+"""cardtable: the smart card table — rules engine, shoe reader, seat panels.
 
 Each package contributes its own subcommands through a ``register(subparsers)`` function, so this
 module stays a thin index and no package has to know about the others.

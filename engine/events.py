@@ -40,6 +40,8 @@ class Event:
     def card(self) -> Card:
         """The single card of a ``shoe`` or ``play`` event."""
         if len(self.cards) != 1:
+            if not self.cards and self.arg:
+                card(self.arg.split()[0])  # raises UnknownCardError naming the bad code
             raise BadEventError(f"{self} needs exactly one card", "bad-event")
         return self.cards[0]
 
