@@ -1,0 +1,64 @@
+"""Table config: panel id -> seat, loaded from TOML or JSON."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+
+from firmware_bridge.config import PanelConfig, load_config
+
+
+def test_load_toml_under_panels_table(tmp_path: Path) -> None:
+    path = tmp_path / "table.toml"
+    path.write_text(
+        """
+[panels]
+by_id_dirs = ["/dev/serial/by-id", "/run/panels"]
+
+[[panels.seats]]
+seat = 1
+panel_id = "pico-e6614103e7"
+name = "Север"
+
+[[panels.seats]]
+seat = 2
+panel_id = "pico-aa01"
+""",
+        encoding="utf-8",
+    )
+    config = load_config(path)
+    assert config.seat_for("pico-e6614103e7") == 1
+    assert config.seat_for("pico-aa01") == 2
+    assert config.seat_for("pico-unknown") is None
+    assert config.seats[0].name == "Север"
+    assert config.by_id_dirs == ["/dev/serial/by-id", "/run/panels"]
+    assert config.baudrate == 115200
+
+
+def test_load_json(tmp_path: Path) -> None:
+    path = tmp_path / "table.json"
+    path.write_text(json.dumps({"seats": [{"seat": 4, "panel_id": "p4"}],
+                                "use_list_ports": False}))
+    config = load_config(path)
+    assert config.seat_for("p4") == 4 and not config.use_list_ports
+
+
+def test_two_panels_for_one_seat_is_rejected() -> None:
+    with pytest.raises(ValidationError, match="seat 2 is claimed by two panels"):
+        PanelConfig.from_mapping({"a": 2, "b": 2})
+
+
+def test_one_panel_at_two_seats_is_rejected() -> None:
+    with pytest.raises(ValidationError, match="listed for seats 1 and 3"):
+        PanelConfig.model_validate({"seats": [{"seat": 1, "panel_id": "a"},
+                                              {"seat": 3, "panel_id": "a"}]})
+
+
+@pytest.mark.parametrize("bad", [{"seat": 0, "panel_id": "a"}, {"seat": 1, "panel_id": ""},
+                                 {"seat": 1, "panel_id": "a", "colour": "red"}])
+def test_bad_seat_entries_are_rejected(bad: dict) -> None:
+    with pytest.raises(ValidationError):
+        PanelConfig.model_validate({"seats": [bad]})
