@@ -581,3 +581,102 @@ class Link:
         if done is not None:
             done()
         self._pump()
+
+
+# --- panel side ------------------------------------------------------------------------------
+
+
+class Panel:
+    """Panel-side protocol logic, shared by the Pico firmware and the simulated panel.
+
+    The owner supplies the hardware: ``on_led(led, mode, colour, period_ms)`` returns False for
+    an LED it does not have; ``on_buzzer(freq_hz, duration_ms)``. It calls ``feed`` with bytes
+    from the host, ``service`` every few ms, and ``button`` when a button changes.
+    """
+
+    def __init__(self, write, clock, panel_id, firmware, buttons, leds, features, on_led,
+                 on_buzzer):
+        self.link = Link(write, clock)
+        self._clock = clock
+        self.panel_id = panel_id
+        self.firmware = firmware
+        self.buttons = buttons  # [(id, name)]
+        self.leds = leds  # [(id, name, caps)]
+        self.features = features
+        self.on_led = on_led
+        self.on_buzzer = on_buzzer
+        self.boot_id = 0
+        self.boot_ms = 0
+        self.session = None
+        self.seat = None
+        self.welcomed = False
+        self._last_hello = 0
+
+    def boot(self, boot_id):
+        """Power-on: fresh link; events wait until the host has welcomed this boot."""
+        self.boot_id = boot_id
+        self.boot_ms = self._clock()
+        self.link.restart()
+        self.link.tx_enabled = False
+        self.welcomed = False
+        self.seat = None
+        self.send_hello()
+
+    def uptime_ms(self):
+        return self._clock() - self.boot_ms
+
+    def send_hello(self):
+        self._last_hello = self._clock()
+        self.link.send_control(HELLO, pack_hello(self.boot_id, self.panel_id, self.firmware,
+                                                 self.buttons, self.leds, self.features))
+
+    def button(self, button_id, action, panel_ms=None):
+        if panel_ms is None:
+            panel_ms = self.uptime_ms()
+        self.link.send(BUTTON, pack_button(button_id, action, panel_ms))
+
+    def error(self, code, text):
+        self.link.send(ERROR, pack_error(code, text))
+
+    def service(self):
+        if self.welcomed and self.link.silent_ms() > LINK_LOST_MS:
+            self.welcomed = False  # host gone: keep events queued until it welcomes us again
+            self.link.tx_enabled = False
+        if not self.welcomed and self._clock() - self._last_hello >= HELLO_RETRY_MS:
+            self.send_hello()
+        self.link.poll()
+
+    def feed(self, data):
+        for item in self.link.feed(data):
+            if isinstance(item, ProtocolError):
+                continue  # counted by the link; the host will retransmit
+            try:
+                self._handle(item)
+            except ProtocolError as exc:
+                self.error(ERR_BAD_PAYLOAD, str(exc))
+
+    def _handle(self, frame):
+        mtype = frame.mtype
+        if mtype == HELLO_REQUEST:
+            self.send_hello()
+        elif mtype == WELCOME:
+            boot_id, session, seat = unpack_welcome(frame.payload)
+            if boot_id != self.boot_id:
+                return  # meant for an earlier boot
+            if session != self.session:
+                self.session = session  # a new host session numbers its frames afresh
+                self.link.reset_rx()
+            self.seat = None if seat == NO_SEAT else seat
+            if not self.welcomed:
+                self.welcomed = True
+                self.link.tx_enabled = True
+                self.link.resend_now()
+        elif mtype == LED:
+            led, mode, colour, period = unpack_led(frame.payload)
+            if not self.on_led(led, mode, colour, period):
+                self.error(ERR_UNKNOWN_LED, "no LED " + str(led))
+        elif mtype == BUZZER:
+            freq, duration = unpack_buzzer(frame.payload)
+            self.on_buzzer(freq, duration)
+        elif frame.reliable:
+            self.error(ERR_UNKNOWN_TYPE, "unknown message type " + str(mtype))

@@ -137,14 +137,22 @@ class SimPanel:
         self.line_rate = line_rate  # if set, pace bytes at this many baud (8N1)
 
         self.lock = threading.RLock()
-        self.link = p.Link(self._write, _now_ms)
+        self.panel = p.Panel(
+            self._write,
+            _now_ms,
+            panel_id,
+            firmware,
+            sorted(self.button_names.items()),
+            [(lid, name, caps) for lid, (name, caps) in sorted(self.led_table.items())],
+            self.features,
+            self._on_led,
+            self._on_buzzer,
+        )
+        self.link = self.panel.link
         self.leds: dict[str, LedCommand] = {}
         self.applied: list[LedCommand] = []
         self.buzzes: list[tuple[int, int]] = []
         self.sent: list[SentEvent] = []
-        self.seat: int | None = None
-        self.session: int | None = None
-        self.welcomed = False
         self.boots = 0
         self._master: int | None = None
         self._slave: int | None = None
@@ -152,7 +160,6 @@ class SimPanel:
         self._delayed: list[tuple[float, bytes]] = []
         self._timers: list[tuple[float, int, Callable[[], None]]] = []
         self._tick = itertools.count()
-        self._last_hello = 0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name=f"sim-{panel_id}", daemon=True)
         self._open_pty()
@@ -205,25 +212,30 @@ class SimPanel:
         self._delayed.clear()
 
     def _boot(self) -> None:
-        """Power-on: fresh link state, LEDs dark, announce ourselves."""
+        """Power-on: LEDs dark, fresh link, announce ourselves."""
         self.boots += 1
-        self.boot_id = self.rng.getrandbits(32)
-        self.boot_ms = _now_ms()
-        self.link.restart()
-        self.link.tx_enabled = False  # events wait until the host has welcomed this boot
-        self.welcomed = False
-        self.seat = None
         self.leds.clear()
-        self._send_hello()
+        self.panel.boot(self.rng.getrandbits(32))
 
-    def _send_hello(self) -> None:
-        buttons = sorted((bid, name) for name, bid in self.buttons.items())
-        leds = [(lid, name, caps) for lid, (name, caps) in sorted(self.led_table.items())]
-        payload = p.pack_hello(
-            self.boot_id, self.panel_id, self.firmware, buttons, leds, self.features
-        )
-        self._last_hello = _now_ms()
-        self.link.send_control(p.HELLO, payload)
+    @property
+    def seat(self) -> int | None:
+        """The seat the host assigned in its welcome."""
+        return self.panel.seat
+
+    @property
+    def welcomed(self) -> bool:
+        return self.panel.welcomed
+
+    def _on_led(self, lid: int, mode: int, colour: tuple[int, int, int], period: int) -> bool:
+        if lid not in self.led_table:
+            return False
+        cmd = LedCommand(self.led_table[lid][0], p.LED_MODE_NAMES[mode], colour, period)
+        self.leds[cmd.led] = cmd
+        self.applied.append(cmd)
+        return True
+
+    def _on_buzzer(self, freq_hz: int, duration_ms: int) -> None:
+        self.buzzes.append((freq_hz, duration_ms))
 
     # faults and scripting
 
@@ -248,7 +260,7 @@ class SimPanel:
             if reboot:
                 self._boot()
             else:
-                self._send_hello()
+                self.panel.send_hello()
 
     def send_raw(self, data: bytes) -> None:
         """Put bytes on the line as they are (garbage tests)."""
@@ -295,13 +307,13 @@ class SimPanel:
 
     def _event(self, button: str, action: int) -> None:
         with self.lock:
-            panel_ms = _now_ms() - self.boot_ms
+            panel_ms = self.panel.uptime_ms()
             self.sent.append(SentEvent(button, p.ACTION_NAMES[action], panel_ms))
-            self.link.send(p.BUTTON, p.pack_button(self.buttons[button], action, panel_ms))
+            self.panel.button(self.buttons[button], action, panel_ms)
 
     def report_error(self, code: int, text: str) -> None:
         with self.lock:
-            self.link.send(p.ERROR, p.pack_error(code, text))
+            self.panel.error(code, text)
 
     # I/O
 
@@ -358,57 +370,15 @@ class SimPanel:
             action()
         while self._delayed and self._delayed[0][0] <= now:
             self._raw_write(self._delayed.pop(0)[1])
-        if self._master is None:
-            return
-        if self.welcomed and self.link.silent_ms() > p.LINK_LOST_MS:
-            self.welcomed = False  # host gone: hold events until it welcomes us again
-            self.link.tx_enabled = False
-        if not self.welcomed and _now_ms() - self._last_hello >= p.HELLO_RETRY_MS:
-            self._send_hello()
-        self.link.poll()
+        if self._master is not None:
+            self.panel.service()
 
     def _receive(self, data: bytes) -> None:
         if self.line_rate:
             time.sleep(len(data) * 10 / self.line_rate)
         if self.rx_faults.active:
             data = self.rx_faults.apply(data, self.rng)
-        for item in self.link.feed(data):
-            if isinstance(item, p.ProtocolError):
-                continue  # counted by the link
-            self._handle(item)
-
-    def _handle(self, frame: p.Frame) -> None:
-        try:
-            if frame.mtype == p.HELLO_REQUEST:
-                self._send_hello()
-            elif frame.mtype == p.WELCOME:
-                boot_id, session, seat = p.unpack_welcome(frame.payload)
-                if boot_id != self.boot_id:
-                    return  # a welcome for an earlier boot
-                if session != self.session:
-                    self.session = session
-                    self.link.reset_rx()
-                self.seat = None if seat == p.NO_SEAT else seat
-                if not self.welcomed:
-                    self.welcomed = True
-                    self.link.tx_enabled = True
-                    self.link.resend_now()
-            elif frame.mtype == p.LED:
-                lid, mode, colour, period = p.unpack_led(frame.payload)
-                if lid not in self.led_table:
-                    self.link.send(p.ERROR, p.pack_error(p.ERR_UNKNOWN_LED, f"no LED {lid}"))
-                    return
-                cmd = LedCommand(self.led_table[lid][0], p.LED_MODE_NAMES[mode], colour, period)
-                self.leds[cmd.led] = cmd
-                self.applied.append(cmd)
-            elif frame.mtype == p.BUZZER:
-                self.buzzes.append(p.unpack_buzzer(frame.payload))
-            elif frame.reliable:
-                self.link.send(
-                    p.ERROR, p.pack_error(p.ERR_UNKNOWN_TYPE, f"unknown type {frame.mtype:#04x}")
-                )
-        except p.ProtocolError as exc:
-            self.link.send(p.ERROR, p.pack_error(p.ERR_BAD_PAYLOAD, str(exc)))
+        self.panel.feed(data)
 
 
 class SimTable:
