@@ -1,0 +1,868 @@
+"""Terz (Терц) for two players — RULES.md §5; the full reading is in docs/games/terz.md.
+
+Event vocabulary (``S`` is the seat, 0 or 1)::
+
+    shoe XX            a card out of the shoe; the deal protocol below decides whose it is
+    S play XX          seat S puts a card on the trick
+    S declare A B C …  seat S declares a group: a run of 3+ cards of one suit in the order 7 8 9 10 J Q K A
+    S bella            seat S declares the trump marriage (trump K + Q)
+    S ask              «От чего?» / «рост»: the answering seat asks the top card of the declared group
+                       (after it only a higher group of the same length may beat it)
+    S pass             the answering seat cannot or will not beat the declared group: it scores
+    S swap 7X          the holder of the trump seven puts it beside the talon and takes the turned card
+    S claim            (policy on_claim) seat S claims the opponent's false declarations and illegal plays
+
+Deal protocol from the shoe (defaults; all settings): shoe cards 1–18 are the hands, dealt in
+packets of three to the dealer's opponent first and the dealer last (1–3, 7–9, 13–15 to the opponent,
+4–6, 10–12, 16–18 to the dealer); card 19 is turned: its suit is trump and it lies beside the talon;
+cards 20–32 stay in the shoe as the talon and come out one by one as they are drawn. After each trick,
+while the talon lasts, the trick winner draws first, then the other; in the last refill the winner
+draws the last shoe card and the other takes the turned card (or the trump seven swapped for it), so
+all 32 cards are played and the card points add up to 150.
+
+A declaration of cards the seat does not hold is a *false declaration*: ``apply`` (a seat panel)
+refuses it with its verdict, ``record`` (what was said at the table) keeps it and the table policy
+applies: its value goes to the opponent (penalize), must be taken back (retract) or goes to the
+opponent if they claim it (on_claim).
+
+State is plain ints, lists and tuples; hands and tricks are bit masks, events are interned.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any, ClassVar, Literal
+
+from pydantic import Field, model_validator
+
+from engine.cards import (
+    BY_INDEX,
+    SUIT_MASK,
+    SUIT_SYMBOLS,
+    SUITS,
+    Card,
+    Composition,
+    card,
+    composition_mask,
+)
+from engine.errors import (
+    ActionNotAllowedError,
+    BadEventError,
+    CardNotInHandError,
+    OutOfTurnError,
+)
+from engine.events import SHOE, UNDO, Event, card_event
+from engine.game import Game
+from engine.scoresheet import DealScore, ScoreItem, ScoreSheet
+from engine.settings import Settings
+from engine.verdict import Verdict
+
+# ----------------------------------------------------------------------------- settings
+
+
+class TerzSettings(Settings):
+    """House rules of Terz; defaults from RULES.md §5 (every *(setting)* there is one here)."""
+
+    first_dealer: int = Field(0, ge=0, le=1, description="seat that deals the first deal")
+    hand_size: int = Field(9, ge=3, le=15, description="cards dealt to each player (and refilled to)")
+    deal_packet: int = Field(3, ge=1, le=15, description="cards given at a time while dealing")
+    dealer_last: bool = Field(True, description="the dealer's opponent receives the first packet, the dealer the last")
+    leader: Literal["opponent", "dealer"] = Field("opponent", description="who leads the first trick")
+    winner_draws_first: bool = Field(True, description="after a trick the winner draws from the talon first")
+    next_dealer: Literal["last_trick", "alternate"] = Field(
+        "last_trick", description="who deals next: the player who took the last trick, or by turns")
+    target: int = Field(501, ge=1, description="the game ends when a player has this many points after a deal")
+    terz_value: int = Field(20, ge=0, description="терц: three in sequence")
+    four_value: int = Field(50, ge=0, description="четверик: four in sequence")
+    five_value: int = Field(100, ge=0, description="пятерик and longer sequences")
+    marriage_value: int = Field(20, ge=0, description="the trump marriage (trump K + Q)")
+    declare_after_last_draw: bool = Field(
+        True, description="the lead right after the last card is drawn may still declare "
+        "(«последнее объявление делается, когда взята последняя карта из колоды»)")
+    trump_group_wins_tie: bool = Field(
+        True, description="of two groups of equal length and top card, the trump one is higher "
+        "(otherwise the one declared first stands)")
+    foul_penalty: Literal["all", "cards"] = Field(
+        "all", description="an illegal play (follow duties) gives the opponent the offender's deal: "
+        "card points, last trick and declarations (all) or card points and last trick only (cards)")
+
+    @model_validator(mode="after")
+    def _packets_fit(self) -> TerzSettings:
+        if self.hand_size % self.deal_packet:
+            raise ValueError(f"deal_packet {self.deal_packet} does not divide hand_size {self.hand_size}")
+        return self
+
+
+# ----------------------------------------------------------------------------- tables
+
+DECK_MASK = composition_mask("32")
+LAST_TRICK = 10
+_SUIT_BITS = tuple(SUIT_MASK[s] for s in SUITS)
+# rank index inside a suit block: 0 six (not in this deck), 1 seven, 2 eight, 3 nine, 4 ten, 5 jack,
+# 6 queen, 7 king, 8 ace — which is also the natural order of sequences (7 8 9 10 J Q K A).
+_PLAIN_ORDER = (-1, 0, 1, 2, 6, 3, 4, 5, 7)      # A 10 K Q J 9 8 7
+_TRUMP_ORDER = (-1, 0, 1, 6, 4, 7, 2, 3, 5)      # J 9 A 10 K Q 8 7
+_PLAIN_POINTS = (0, 0, 0, 0, 10, 1, 2, 3, 11)    # A 11, 10 10, K 3, Q 2, J 1
+_TRUMP_POINTS = (0, 0, 0, 13, 10, 20, 2, 3, 11)  # J 20, 9 13, A 11, 10 10, K 3, Q 2
+SEVEN, NINE, JACK, QUEEN, KING = 1, 3, 5, 6, 7
+
+
+def _pattern_points(points: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(sum(points[r] for r in range(9) if p >> r & 1) for p in range(512))
+
+
+_PTS9 = (_pattern_points(_PLAIN_POINTS), _pattern_points(_TRUMP_POINTS))
+
+
+def _runs(pattern: int) -> tuple[int, ...]:
+    """Every run of 3+ consecutive ranks inside a 9-bit suit pattern (the groups it holds)."""
+    out = []
+    for lo in range(1, 9):
+        for hi in range(lo + 2, 9):
+            run = ((1 << (hi - lo + 1)) - 1) << lo
+            if pattern & run == run:
+                out.append(run)
+    return tuple(out)
+
+
+_RUNS9 = tuple(_runs(p) for p in range(512))
+
+
+def _follower_wins_table(trump: int) -> bytes:
+    out = bytearray(36 * 36)
+    for a in range(36):
+        for b in range(36):
+            sa, sb = a // 9, b // 9
+            if sa == sb:
+                order = _TRUMP_ORDER if sa == trump else _PLAIN_ORDER
+                out[a * 36 + b] = order[b % 9] > order[a % 9]
+            else:
+                out[a * 36 + b] = sb == trump
+    return bytes(out)
+
+
+_FOLLOWER_WINS = tuple(_follower_wins_table(t) for t in range(4))
+
+PLAY_EV = tuple(tuple(card_event("play", s, c) for c in BY_INDEX[:36]) for s in (0, 1))
+SWAP_EV = tuple(tuple(card_event("swap", s, c) for c in BY_INDEX[:36]) for s in (0, 1))
+SHOE_EV = tuple(card_event(SHOE, None, c) for c in BY_INDEX[:36])
+
+
+def _by_pattern(events: tuple[Event, ...], suit: int) -> tuple[tuple[Event, ...], ...]:
+    """For each 9-bit pattern of one suit, the events of its cards: a mask becomes 4 ``extend`` calls."""
+    return tuple(tuple(events[suit * 9 + r] for r in range(9) if p >> r & 1) for p in range(512))
+
+
+_SHOE_BY = tuple(_by_pattern(SHOE_EV, s) for s in range(4))
+_PLAY_BY = tuple(tuple(_by_pattern(PLAY_EV[seat], s) for s in range(4)) for seat in (0, 1))
+PASS_EV = (Event("pass", 0), Event("pass", 1))
+ASK_EV = (Event("ask", 0), Event("ask", 1))
+BELLA_EV = (Event("bella", 0), Event("bella", 1))
+CLAIM_EV = (Event("claim", 0), Event("claim", 1))
+KINDS = ("shoe", "play", "declare", "bella", "ask", "pass", "swap", "claim")
+
+GROUP_NAMES = {3: "терц", 4: "четверик", 5: "пятерик", 6: "шестерик", 7: "семерик", 8: "восьмерик"}
+
+
+def card_points(mask: int, trump: int) -> int:
+    """Card points of the cards in ``mask`` with ``trump`` (suit index) as trumps."""
+    total = 0
+    for s in range(4):
+        total += _PTS9[s == trump][(mask >> (9 * s)) & 511]
+    return total
+
+
+@cache
+def declare_event(seat: int, mask: int) -> Event:
+    """Interned declaration of the group ``mask`` (cards low to high)."""
+    cs = []
+    m = mask
+    while m:
+        low = m & -m
+        cs.append(BY_INDEX[low.bit_length() - 1])
+        m ^= low
+    return Event("declare", seat, tuple(cs))
+
+
+def group_suit(mask: int) -> int:
+    return ((mask & -mask).bit_length() - 1) // 9
+
+
+def group_top(mask: int) -> int:
+    """Rank index (1 seven … 8 ace) of the top card of a group."""
+    return (mask.bit_length() - 1) % 9
+
+
+def is_group(mask: int) -> bool:
+    """Three or more cards of one suit in unbroken sequence 7 … A."""
+    if mask.bit_count() < 3:
+        return False
+    s = group_suit(mask)
+    pattern = mask >> (9 * s)
+    if pattern >> 9 or pattern & 1:
+        return False
+    run = pattern >> ((pattern & -pattern).bit_length() - 1)
+    return run & (run + 1) == 0
+
+
+def group_name(mask: int) -> str:
+    n = mask.bit_count()
+    top = BY_INDEX[mask.bit_length() - 1]
+    return f"{GROUP_NAMES.get(n, f'{n} in sequence')} от {top.pretty(russian=True)}"
+
+
+# stages of a lead
+ST_LEAD, ST_RESPOND, ST_ASKED, ST_LEAD_PLAY, ST_FOLLOW_FREE, ST_FOLLOW = range(6)
+STAGE_NAMES = ("lead (may declare)", "answer the declaration", "answer after «от чего?»",
+               "lead", "follow (may declare)", "follow")
+PH_DEAL, PH_DRAW, PH_PLAY, PH_OVER = range(4)
+PHASE_NAMES = ("deal", "draw", "play", "over")
+
+# A verdict per interned legal event, reused (keyed by identity; the verdict keeps the event alive).
+_OK: dict[int, Verdict] = {}
+
+
+def _ok(event: Event) -> Verdict:
+    v = _OK.get(id(event))
+    if v is None or v.event is not event:
+        if len(_OK) > 50_000:
+            _OK.clear()
+        v = _OK[id(event)] = Verdict(event)
+    return v
+
+
+# ----------------------------------------------------------------------------- the game
+
+
+class Terz(Game):
+    name: ClassVar[str] = "terz"
+    title: ClassVar[str] = "Терц (Terz), two players"
+    num_seats: ClassVar[int] = 2
+    settings_model: ClassVar[type[Settings]] = TerzSettings
+
+    @property
+    def deck(self) -> Composition:
+        return "32"
+
+    # ------------------------------------------------------------------ state
+    def _new_state(self) -> None:
+        s = self.settings
+        assert isinstance(s, TerzSettings)
+        # settings read once into plain attributes (the hot paths never touch pydantic)
+        self.hand_size = s.hand_size
+        self.values = (0, 0, 0, s.terz_value, s.four_value, s.five_value)
+        self.on_claim = s.policy == "on_claim"
+        self.retract = s.policy == "retract"
+        self.trump_tie = s.trump_group_wins_tie
+        self.declare_last = s.declare_after_last_draw
+        self.winner_first = s.winner_draws_first
+        self.dealer = s.first_dealer
+        self.deal_no = 0
+        self.totals = [0, 0]
+        self.history: list[tuple[Any, ...]] = []
+        self.winner: int | None = None
+        self._start_deal()
+
+    def _start_deal(self) -> None:
+        s: Any = self.settings
+        self.deal_no += 1
+        self.phase = PH_DEAL
+        self.hands = [0, 0]
+        self.seen = 0
+        self.dealt = 0
+        self.trump = -1
+        self.turned = -1            # card index beside the talon, -1 once drawn
+        self.talon = 0              # cards still to draw, the turned card included
+        self.draws: list[int] = []  # seats still to draw in this refill, in order
+        first = 1 - self.dealer if s.dealer_last else self.dealer
+        self.deal_seats = tuple(first if (n // s.deal_packet) % 2 == 0 else 1 - first
+                                for n in range(2 * self.hand_size))
+        self.leader = 1 - self.dealer if s.leader == "opponent" else self.dealer
+        self.stage = ST_LEAD
+        self.table: list[int] = []
+        self.trick = 1
+        self.taken = [0, 0]
+        self.tricks = [0, 0]
+        self.last_winner = -1
+        self.decl_open = True
+        self.pending: tuple[int, int, bool, int] | None = None  # seat, group mask, false, ref
+        self.groups: list[list[int]] = [[], []]   # true groups scored this deal, per seat
+        self.marriage = -1                        # seat that scored the trump marriage
+        self.items: list[tuple[int, str, int, str, int]] = []  # side, what, points, rule, ref
+        self.fouls: list[tuple[int, str, int, bool, str, int]] = []  # seat, kind, ref, counted, message, value
+        self.refs = 0
+
+    # ------------------------------------------------------------------ queries
+    def to_act(self) -> int | None:
+        if self.phase != PH_PLAY:
+            return None
+        st = self.stage
+        return self.leader if st in (ST_LEAD, ST_LEAD_PLAY) else 1 - self.leader
+
+    @property
+    def expects_shoe(self) -> bool:
+        return self.phase <= PH_DRAW
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == PH_OVER
+
+    def _unseen_mask(self) -> int:
+        return DECK_MASK & ~self.seen
+
+    @property
+    def trump_suit(self) -> str | None:
+        return SUITS[self.trump] if self.trump >= 0 else None
+
+    def legal_actions(self, seat: int | None = None) -> list[Event]:
+        # Same contract as the base class; the shoe (half of all events) takes a fast path.
+        phase = self.phase
+        if phase == PH_OVER:
+            return []
+        if self.retract and self.verdicts and not self.verdicts[-1].legal:
+            return [Event(UNDO)]
+        if phase <= PH_DRAW:
+            if seat is not None:
+                return []
+            m = DECK_MASK & ~self.seen
+            c, d, h, s = _SHOE_BY
+            return [*c[m & 511], *d[(m >> 9) & 511], *h[(m >> 18) & 511], *s[(m >> 27) & 511]]
+        return self._legal(seat)
+
+    legal_moves = legal_actions
+
+    def _allowed(self, seat: int) -> int:
+        """Cards ``seat`` may put on the trick now (the whole hand unless follow duties bind)."""
+        hand = self.hands[seat]
+        if not self.table or self.talon:
+            return hand
+        led = self.table[0] // 9
+        t = self.trump
+        follow = hand & _SUIT_BITS[led]
+        jack = 1 << (t * 9 + JACK)
+        if led == t:
+            # trump led: follow with a trump, but the trump jack alone need not be played
+            return follow if follow & ~jack else hand
+        if follow:
+            return follow
+        trumps = hand & _SUIT_BITS[t]
+        return trumps if trumps & ~jack else hand
+
+    def _groups_of(self, seat: int) -> list[int]:
+        hand = self.hands[seat]
+        scored = self.groups[seat]
+        out = []
+        for s in range(4):
+            for run in _RUNS9[(hand >> (9 * s)) & 511]:
+                g = run << (9 * s)
+                if not any(g & old == g for old in scored):
+                    out.append(g)
+        return out
+
+    def _beats(self, mask: int, other: int) -> bool:
+        """«Рост»: longer wins; same length, higher top card; same top, trump (setting)."""
+        la, lb = mask.bit_count(), other.bit_count()
+        if la != lb:
+            return la > lb
+        ta, tb = group_top(mask), group_top(other)
+        if ta != tb:
+            return ta > tb
+        return self.trump_tie and group_suit(mask) == self.trump and group_suit(other) != self.trump
+
+    def group_value(self, mask: int) -> int:
+        return self.values[min(mask.bit_count(), 5)]
+
+    def _legal(self, seat: int | None) -> list[Event]:
+        out: list[Event] = []
+        actor = self.to_act()
+        if actor is None:
+            return out
+        if seat is None or seat == actor:
+            st = self.stage
+            if st in (ST_RESPOND, ST_ASKED):
+                pend = self.pending
+                assert pend is not None
+                if st == ST_RESPOND:
+                    out.append(ASK_EV[actor])
+                out.append(PASS_EV[actor])
+                other = pend[1]
+                n = other.bit_count()
+                for g in self._groups_of(actor):
+                    if self._beats(g, other) and (st == ST_RESPOND or g.bit_count() == n):
+                        out.append(declare_event(actor, g))
+            else:
+                m = self._allowed(actor)
+                c, d, h, s = _PLAY_BY[actor]
+                out = [*c[m & 511], *d[(m >> 9) & 511], *h[(m >> 18) & 511], *s[(m >> 27) & 511]]
+                if st in (ST_LEAD, ST_FOLLOW_FREE):
+                    out.extend(declare_event(actor, g) for g in self._groups_of(actor))
+                    kq = (1 << (self.trump * 9 + KING)) | (1 << (self.trump * 9 + QUEEN))
+                    if self.marriage < 0 and self.hands[actor] & kq == kq:
+                        out.append(BELLA_EV[actor])
+        # out of turn: the trump seven swap, claims
+        if self.turned >= 0:
+            seven = self.trump * 9 + SEVEN
+            for s in (0, 1) if seat is None else (seat,):
+                if self.hands[s] >> seven & 1:
+                    out.append(SWAP_EV[s][seven])
+        if self.on_claim and self.fouls:
+            for s in (0, 1) if seat is None else (seat,):
+                if any(f[0] != s and not f[3] for f in self.fouls):
+                    out.append(CLAIM_EV[s])
+        return out
+
+    # ------------------------------------------------------------------ judging
+    def _judge(self, event: Event) -> Verdict:
+        kind = event.kind
+        if kind == "shoe":
+            if self.phase > PH_DRAW:
+                raise ActionNotAllowedError(
+                    "the game is over" if self.phase == PH_OVER else
+                    f"no card is due from the shoe now: seat {self.to_act()} is to act",
+                    "game-over" if self.phase == PH_OVER else "no-card-due")
+            if event.seat is not None:
+                raise BadEventError(f"{event}: a shoe card has no seat (the deal protocol decides whose it is)")
+            c = event.card
+            if c.bit & DECK_MASK and not c.bit & self.seen:
+                return _ok(event)
+            self._shoe_card(event, self.seen)  # raises the base class's error for it
+            raise AssertionError(f"{event}: shoe check")
+        if kind not in KINDS:
+            raise BadEventError(f"Terz has no event {kind!r}; its events are: {', '.join(KINDS)}")
+        seat = event.seat
+        if seat != 0 and seat != 1:
+            raise BadEventError(f"{event}: Terz needs seat 0 or 1 first, e.g. '0 {kind}'")
+        if self.phase != PH_PLAY:
+            if self.phase == PH_OVER:
+                raise ActionNotAllowedError("the game is over", "game-over")
+            raise ActionNotAllowedError(
+                f"{event}: the shoe must deal first ({'dealing' if self.phase == PH_DEAL else 'refilling'})",
+                "wrong-phase")
+        if kind == "play":
+            return self._judge_play(event, seat)
+        if kind == "declare":
+            return self._judge_declare(event, seat)
+        if kind == "bella":
+            return self._judge_bella(event, seat)
+        if kind == "ask" or kind == "pass":
+            self._no_cards(event)
+            st = self.stage
+            if st != ST_RESPOND and (kind == "ask" or st != ST_ASKED):
+                raise ActionNotAllowedError(
+                    f"{event}: there is no declared group to answer"
+                    + (" (only one «от чего?» per declaration)" if st == ST_ASKED else ""),
+                    "nothing-to-answer")
+            if seat == self.leader:
+                raise OutOfTurnError(f"{event}: seat {seat} declared; seat {1 - seat} answers", "out-of-turn")
+            return _ok(event)
+        if kind == "swap":
+            return self._judge_swap(event, seat)
+        return self._judge_claim(event, seat)
+
+    @staticmethod
+    def _check_arg(event: Event) -> None:
+        """Terz events carry no argument: a card-like word is an unknown card code, else bad."""
+        word = event.arg.split()[0]
+        if len(word) == 2 or (len(word) == 3 and word.startswith("10")):
+            card(word)  # raises UnknownCardError naming it
+        raise BadEventError(f"{event}: '{event.kind}' takes no argument {word!r}")
+
+    def _no_cards(self, event: Event) -> None:
+        if event.arg:
+            self._check_arg(event)
+        if event.cards:
+            raise BadEventError(f"{event}: '{event.kind}' takes no cards")
+
+    def _one_card(self, event: Event) -> Card:
+        if event.arg:
+            self._check_arg(event)
+        return event.card
+
+    def _judge_play(self, event: Event, seat: int) -> Verdict:
+        c = event.cards[0] if len(event.cards) == 1 and not event.arg else self._one_card(event)
+        actor = self.to_act()
+        st = self.stage
+        if seat != actor:
+            if st in (ST_RESPOND, ST_ASKED):
+                raise OutOfTurnError(f"{event}: seat {actor} must first answer the declared group "
+                                     "(pass, ask «от чего?» or declare a higher group)")
+            raise OutOfTurnError(f"{event}: it is seat {actor}'s turn")
+        if st in (ST_RESPOND, ST_ASKED):
+            raise ActionNotAllowedError(
+                f"{event}: answer the declared group first (pass, «от чего?» or a higher group)",
+                "answer-declaration")
+        bit = c.bit
+        if not self.hands[seat] & bit:
+            raise CardNotInHandError(f"{event}: seat {seat} does not hold {c.pretty()}")
+        if self.table and not self.talon and not bit & self._allowed(seat):
+            return self._duty_verdict(event, seat)
+        return _ok(event)
+
+    def _duty_verdict(self, event: Event, seat: int) -> Verdict:
+        led = self.table[0] // 9
+        t = self.trump
+        sym = SUIT_SYMBOLS[SUITS[led]]
+        if self.hands[seat] & _SUIT_BITS[led]:
+            what = f"held {sym}{' (trumps)' if led == t else ''}, did not follow suit"
+            return Verdict(event, False, "follow-suit", what)
+        return Verdict(event, False, "must-trump",
+                       f"void in {sym}, held a trump ({SUIT_SYMBOLS[SUITS[t]]}) other than the trump "
+                       "jack, did not trump")
+
+    def _declaring_seat_check(self, event: Event, seat: int) -> None:
+        if not self.decl_open:
+            raise ActionNotAllowedError(
+                f"{event}: declarations are made only while the talon lasts; the talon ran out "
+                "before this lead, so no more declarations in this deal", "declarations-closed")
+        st = self.stage
+        if st == ST_LEAD:
+            if seat != self.leader:
+                raise OutOfTurnError(f"{event}: seat {self.leader} leads and declares first; "
+                                     f"seat {seat} may declare after a silent lead", "out-of-turn")
+        elif st in (ST_RESPOND, ST_ASKED):
+            if seat == self.leader:
+                raise ActionNotAllowedError(
+                    f"{event}: seat {seat} has declared on this lead already (one declaration a lead)",
+                    "one-declaration-a-lead")
+        elif st == ST_FOLLOW_FREE:
+            if seat != 1 - self.leader:
+                raise ActionNotAllowedError(f"{event}: seat {seat} led without declaring; only the "
+                                            "opponent may declare now", "one-declaration-a-lead")
+        else:
+            raise ActionNotAllowedError(
+                f"{event}: this lead's declaration is settled (one declaration a lead)",
+                "one-declaration-a-lead")
+
+    def _judge_declare(self, event: Event, seat: int) -> Verdict:
+        if event.arg:
+            self._check_arg(event)
+        self._declaring_seat_check(event, seat)
+        mask = 0
+        for c in event.cards:
+            if mask & c.bit:
+                raise BadEventError(f"{event}: {c.code} is listed twice", "not-a-group")
+            mask |= c.bit
+        if not is_group(mask):
+            raise BadEventError(
+                f"{event}: not a group: a group is 3 or more cards of one suit in sequence "
+                "(7 8 9 10 J Q K A)", "not-a-group")
+        for old in self.groups[seat]:
+            if old & mask == mask:
+                raise ActionNotAllowedError(
+                    f"{event}: the {group_name(mask)} lies inside the {group_name(old)} seat {seat} "
+                    "already scored in this deal", "group-inside-scored")
+        st = self.stage
+        if st in (ST_RESPOND, ST_ASKED):
+            assert self.pending is not None
+            other = self.pending[1]
+            if st == ST_ASKED and mask.bit_count() != other.bit_count():
+                raise ActionNotAllowedError(
+                    f"{event}: after «от чего?» only a higher {GROUP_NAMES.get(other.bit_count())} "
+                    f"may beat the {group_name(other)}", "asked-same-length")
+            if not self._beats(mask, other):
+                raise ActionNotAllowedError(
+                    f"{event}: the {group_name(mask)} does not beat the {group_name(other)}; pass instead",
+                    "does-not-beat")
+        if self.hands[seat] & mask != mask:
+            missing = " ".join(c.pretty() for c in event.cards if not self.hands[seat] & c.bit)
+            return Verdict(event, False, "false-declaration",
+                           f"seat {seat} declared the {group_name(mask)} without holding {missing}: "
+                           f"a false declaration, its {self.group_value(mask)} go to the opponent")
+        return Verdict(event)
+
+    def _judge_bella(self, event: Event, seat: int) -> Verdict:
+        self._no_cards(event)
+        self._declaring_seat_check(event, seat)
+        if self.stage == ST_RESPOND or self.stage == ST_ASKED:
+            raise ActionNotAllowedError(
+                f"{event}: the trump marriage neither beats nor is beaten; it cannot answer a group",
+                "marriage-cannot-beat")
+        if self.marriage >= 0:
+            raise ActionNotAllowedError(f"{event}: the trump marriage is already scored in this deal",
+                                        "marriage-scored")
+        t = self.trump
+        kq = (1 << (t * 9 + KING)) | (1 << (t * 9 + QUEEN))
+        if self.hands[seat] & kq != kq:
+            return Verdict(event, False, "false-declaration",
+                           f"seat {seat} declared the trump marriage without holding "
+                           f"K{SUIT_SYMBOLS[SUITS[t]]} and Q{SUIT_SYMBOLS[SUITS[t]]}: a false declaration, "
+                           f"its {self.settings.marriage_value} go to the opponent")  # type: ignore[attr-defined]
+        return _ok(event)
+
+    def _judge_swap(self, event: Event, seat: int) -> Verdict:
+        c = self._one_card(event) if event.arg or len(event.cards) != 1 else event.cards[0]
+        t = self.trump
+        if c.index != t * 9 + SEVEN:
+            raise ActionNotAllowedError(
+                f"{event}: only the seven of trumps (7{SUIT_SYMBOLS[SUITS[t]]}) may replace the turned card",
+                "swap-seven-only")
+        if self.turned < 0:
+            raise ActionNotAllowedError(f"{event}: the turned trump has been drawn; nothing to swap",
+                                        "swap-gone")
+        if not self.hands[seat] & c.bit:
+            raise CardNotInHandError(f"{event}: seat {seat} does not hold {c.pretty()}")
+        return _ok(event)
+
+    def _judge_claim(self, event: Event, seat: int) -> Verdict:
+        self._no_cards(event)
+        if not self.on_claim:
+            raise ActionNotAllowedError(
+                f"{event}: claims are for policy on_claim; this table plays "
+                f"{self.settings.policy}", "claim-not-used")
+        if not any(f[0] != seat and not f[3] for f in self.fouls):
+            raise ActionNotAllowedError(
+                f"{event}: seat {1 - seat} has made no false declaration or illegal play to claim in "
+                "this deal", "nothing-to-claim")
+        return _ok(event)
+
+    # ------------------------------------------------------------------ folding
+    def _do(self, event: Event, verdict: Verdict) -> None:
+        kind = event.kind
+        if kind == "shoe":
+            self._do_shoe(event.cards[0].index)
+        elif kind == "play":
+            self._do_play(event.seat, event.cards[0].index, verdict)  # type: ignore[arg-type]
+        elif kind == "declare":
+            seat: int = event.seat  # type: ignore[assignment]
+            mask = 0
+            for c in event.cards:
+                mask |= c.bit
+            self._declared(seat, mask, group_name(mask), self.group_value(mask), "group", verdict)
+        elif kind == "bella":
+            seat = event.seat  # type: ignore[assignment]
+            value = self.settings.marriage_value  # type: ignore[attr-defined]
+            self._declared(seat, -1, "trump marriage K+Q", value, "trump-marriage", verdict)
+        elif kind == "ask":
+            self.stage = ST_ASKED
+        elif kind == "pass":
+            pend = self.pending
+            assert pend is not None
+            self.pending = None
+            self._score_group(*pend)
+            self.stage = ST_LEAD_PLAY
+        elif kind == "swap":
+            seat = event.seat  # type: ignore[assignment]
+            seven = event.cards[0].index
+            self.hands[seat] ^= (1 << seven) | (1 << self.turned)
+            self.turned = seven
+        elif kind == "claim":
+            self._claim(event.seat)  # type: ignore[arg-type]
+
+    def _do_shoe(self, idx: int) -> None:
+        bit = 1 << idx
+        self.seen |= bit
+        n = self.dealt
+        self.dealt = n + 1
+        if self.phase == PH_DEAL:
+            if n < 2 * self.hand_size:
+                self.hands[self.deal_seats[n]] |= bit
+            else:
+                self.turned = idx
+                self.trump = idx // 9
+                self.talon = 32 - 2 * self.hand_size
+                self._start_lead(True)
+            return
+        draws = self.draws
+        self.hands[draws[0]] |= bit
+        self.talon -= 1
+        rest = draws[1:]
+        if rest and self.dealt == 32:
+            # the shoe is empty: the last drawer takes the card lying beside the talon
+            self.hands[rest[0]] |= 1 << self.turned
+            self.turned = -1
+            self.talon -= 1
+            rest = []
+        self.draws = rest
+        if not rest:
+            self._start_lead(self.talon > 0 or self.declare_last)
+
+    def _start_lead(self, decl_open: bool) -> None:
+        self.phase = PH_PLAY
+        self.decl_open = decl_open
+        self.stage = ST_LEAD if decl_open else ST_LEAD_PLAY
+
+    def _do_play(self, seat: int, idx: int, verdict: Verdict) -> None:
+        bit = 1 << idx
+        self.hands[seat] ^= bit
+        if not verdict.legal:
+            self.fouls.append((seat, "play", -1, not self.on_claim, verdict.message, 0))
+        if not self.table:
+            self.table = [idx]
+            self.stage = ST_FOLLOW_FREE if self.stage == ST_LEAD else ST_FOLLOW
+            return
+        lead = self.table[0]
+        leader = self.leader
+        winner = seat if _FOLLOWER_WINS[self.trump][lead * 36 + idx] else leader
+        self.taken[winner] |= bit | (1 << lead)
+        self.tricks[winner] += 1
+        self.table = []
+        self.trick += 1
+        self.leader = winner
+        if not self.hands[winner] and not self.hands[1 - winner]:
+            self.last_winner = winner
+            self._end_deal()
+        elif self.talon:
+            self.phase = PH_DRAW
+            first_draws = winner if self.winner_first else 1 - winner
+            self.draws = [first_draws, 1 - first_draws]
+        else:
+            self._start_lead(False)
+
+    def _declared(self, seat: int, mask: int, what: str, value: int, rule: str, verdict: Verdict) -> None:
+        """A group (mask) or the marriage (mask -1) is declared, truly or falsely."""
+        ref = self.refs
+        self.refs = ref + 1
+        false = not verdict.legal
+        if false:
+            if self.on_claim:
+                self.fouls.append((seat, "declaration", ref, False, verdict.message, value))
+            else:
+                self.fouls.append((seat, "declaration", ref, True, verdict.message, value))
+                self.items.append((1 - seat, f"false declaration by seat {seat}: {what}", value,
+                                   "false-declaration", ref))
+        st = self.stage
+        if mask < 0:  # the marriage scores at once: nothing can beat it
+            if not false:
+                self.marriage = seat
+            if not false or self.on_claim:
+                self.items.append((seat, what, value, rule, ref))
+            self.stage = ST_LEAD_PLAY if st == ST_LEAD else ST_FOLLOW
+        elif st == ST_LEAD:
+            self.pending = (seat, mask, false, ref)
+            self.stage = ST_RESPOND
+        elif st == ST_FOLLOW_FREE:
+            self._score_group(seat, mask, false, ref)
+            self.stage = ST_FOLLOW
+        else:  # a higher group beats the pending one, which scores nothing
+            self.pending = None
+            self._score_group(seat, mask, false, ref)
+            self.stage = ST_LEAD_PLAY
+
+    def _score_group(self, seat: int, mask: int, false: bool, ref: int) -> None:
+        if not false:
+            self.groups[seat].append(mask)
+        if not false or self.on_claim:  # an unclaimed false declaration stands until claimed
+            self.items.append((seat, group_name(mask), self.group_value(mask), "group", ref))
+
+    def _claim(self, seat: int) -> None:
+        fouls = []
+        for f in self.fouls:
+            if f[0] != seat and not f[3]:
+                if f[1] == "declaration":
+                    ref = f[2]
+                    self.items = [it for it in self.items if it[4] != ref]
+                    self.items.append((seat, f"claimed false declaration by seat {f[0]}", f[5],
+                                       "false-declaration", ref))
+                f = (f[0], f[1], f[2], True, f[4], f[5])
+            fouls.append(f)
+        self.fouls = fouls
+
+    # ------------------------------------------------------------------ scoring
+    def _end_deal(self) -> None:
+        s: Any = self.settings
+        t = self.trump
+        cp = [card_points(self.taken[0], t), card_points(self.taken[1], t)]
+        lw = self.last_winner
+        items: list[tuple[int, str, int, str]] = [
+            (0, f"card points ({self.tricks[0]} tricks)", cp[0], "card-points"),
+            (1, f"card points ({self.tricks[1]} tricks)", cp[1], "card-points"),
+            (lw, "last trick", LAST_TRICK, "last-trick"),
+        ]
+        items += [(side, what, pts, rule) for side, what, pts, rule, _ref in self.items]
+        notes = [f"dealer seat {self.dealer}, trump {SUIT_SYMBOLS[SUITS[t]]}"]
+        offenders = sorted({f[0] for f in self.fouls if f[1] == "play" and f[3]})
+        for off in offenders:
+            moved = cp[off] + (LAST_TRICK if lw == off else 0)
+            if s.foul_penalty == "all":
+                moved += sum(pts for side, _w, pts, rule, _r in self.items
+                             if side == off and rule in ("group", "trump-marriage"))
+            items.append((off, "illegal play: the deal's points go to the opponent", -moved, "foul"))
+            items.append((1 - off, f"illegal play by seat {off}", moved, "foul"))
+        notes += [f"seat {f[0]}: {f[4]}" + ("" if f[3] else " (not claimed)") for f in self.fouls]
+        points = [sum(p for side, _w, p, _r in items if side == k) for k in (0, 1)]
+        self.history.append((self.deal_no, tuple(points), tuple(items), tuple(notes)))
+        self.totals = [self.totals[0] + points[0], self.totals[1] + points[1]]
+        a, b = self.totals
+        if max(a, b) >= s.target and a != b:
+            self.winner = 0 if a > b else 1
+            self.phase = PH_OVER
+            return
+        self.dealer = lw if s.next_dealer == "last_trick" else 1 - self.dealer
+        self._start_deal()
+
+    def score_sheet(self) -> ScoreSheet:
+        deals = [DealScore(n, list(points), [ScoreItem(*it) for it in items], list(notes))
+                 for n, points, items, notes in self.history]
+        sheet = ScoreSheet(self.name, ["seat 0", "seat 1"], self.settings.as_dict(), deals,
+                           list(self.totals), self.is_over, self.winner)
+        if self.winner is not None:
+            w = self.winner
+            sheet.result = (f"seat {w} wins {self.totals[w]} : {self.totals[1 - w]} "
+                            f"(game to {self.settings.target})")  # type: ignore[attr-defined]
+        return sheet
+
+    # ------------------------------------------------------------------ displays and checks
+    def describe(self) -> dict[str, Any]:
+        out = super().describe()
+        pend = self.pending
+        out.update({
+            "deal": self.deal_no,
+            "dealer": self.dealer,
+            "phase": PHASE_NAMES[self.phase],
+            "stage": STAGE_NAMES[self.stage] if self.phase == PH_PLAY else None,
+            "trump": self.trump_suit,
+            "turned": BY_INDEX[self.turned].code if self.turned >= 0 else None,
+            "talon": self.talon,
+            "hand_sizes": [h.bit_count() for h in self.hands],
+            "leader": self.leader,
+            "trick": self.trick,
+            "table": [BY_INDEX[i].code for i in self.table],
+            "declarations_open": self.decl_open,
+            "pending_declaration": None if pend is None else {
+                "seat": pend[0], "group": group_name(pend[1]), "value": self.group_value(pend[1])},
+            "tricks": list(self.tricks),
+            "declared": [sum(p for side, _w, p, _r, _ref in self.items if side == k) for k in (0, 1)],
+            "totals": list(self.totals),
+            "winner": self.winner,
+            "fouls": [{"seat": f[0], "kind": f[1], "message": f[4], "counted": f[3]} for f in self.fouls],
+        })
+        return out
+
+    def problems(self) -> list[str]:
+        out = []
+        parts = [self.hands[0], self.hands[1], self.taken[0] | self.taken[1],
+                 sum(1 << i for i in self.table), (1 << self.turned) if self.turned >= 0 else 0,
+                 DECK_MASK & ~self.seen]
+        union = 0
+        for p in parts:
+            if union & p:
+                out.append("a card is in two places at once")
+            union |= p
+        if union != DECK_MASK:
+            out.append(f"cards not conserved: {(DECK_MASK ^ union).bit_count()} missing or extra")
+        if self.phase != PH_OVER:
+            taken = (self.taken[0] | self.taken[1]).bit_count()
+            if taken != 2 * (self.trick - 1) or self.tricks[0] + self.tricks[1] != self.trick - 1:
+                out.append("tricks taken do not match the trick count")
+            if self.phase == PH_PLAY:
+                sizes = [h.bit_count() for h in self.hands]
+                on_table = [0, 0]
+                for k, _i in enumerate(self.table):
+                    on_table[(self.leader + k) % 2] += 1
+                if sizes[0] + on_table[0] != sizes[1] + on_table[1] or sizes[0] > self.hand_size:
+                    out.append(f"hand sizes {sizes} do not fit")
+                expected_talon = (32 - self.dealt) + (self.turned >= 0)
+                if self.talon != expected_talon:
+                    out.append(f"talon count {self.talon} != {expected_talon}")
+        for number, points, items, _notes in self.history:
+            cards = sum(p for _s, _w, p, rule in items if rule in ("card-points", "last-trick"))
+            if cards != 150:
+                out.append(f"deal {number}: card points and last trick sum to {cards}, not 150")
+            if list(points) != [sum(p for s, _w, p, _r in items if s == k) for k in (0, 1)]:
+                out.append(f"deal {number}: points do not add up")
+        if self.totals != [sum(h[1][k] for h in self.history) for k in (0, 1)]:
+            out.append("totals are not the sum of the deals")
+        return out
+
+
+__all__ = ["LAST_TRICK", "Terz", "TerzSettings", "card_points", "declare_event", "group_name", "is_group"]
