@@ -13,6 +13,7 @@ DEFAULT_BY_ID_DIRS = ("/dev/serial/by-id",)
 # firmware's USB product string). Other USB serial gadgets on the Pi are left alone.
 DEFAULT_PORT_GLOBS = ("*MicroPython*", "*Pico*", "*cardtable*", "*panel*")
 PICO_USB_VID = 0x2E8A  # Raspberry Pi
+SIMULATED_PANEL_ID = "sim-seat-{}"  # ids that `cardtable panels sim --seat N` announces
 
 
 class SeatPanel(BaseModel):
@@ -62,6 +63,16 @@ class PanelConfig(BaseModel):
             if entry.panel_id == panel_id:
                 return entry.seat
         return None
+
+    @staticmethod
+    def simulated_panel_id(seat: int) -> str:
+        return SIMULATED_PANEL_ID.format(seat)
+
+    @classmethod
+    def for_simulated_seats(cls, seats: int, **kwargs: object) -> PanelConfig:
+        """Config for a table of simulated panels: sim-seat-N sits at seat N."""
+        return cls.from_mapping(
+            {cls.simulated_panel_id(n): n for n in range(1, seats + 1)}, **kwargs)
 
     @classmethod
     def from_mapping(cls, mapping: dict[str, int], **kwargs: object) -> PanelConfig:
