@@ -181,7 +181,9 @@ def test_trump_jack_exemption_void_in_the_suit_led() -> None:
     assert game.judge(ev("1 play 9H")).legal
 
 
-def test_trump_jack_exemption_when_trumps_are_led() -> None:
+def test_trump_jack_exemption_when_trumps_are_led_rules_md_reading_wider_than_the_seed() -> None:
+    # The seed names only the void-suit case («на отсутствующую масть необходимо класть козыря»);
+    # RULES.md: "the trump jack need not be played to a trump demand" — a trump lead demands too.
     game = worked_through(7)                    # trick 15: 0 leads 10♠ (trump); seat 1 holds В♥ В♠
     run(game, "0 play TS")
     assert game.judge(ev("1 play JH")).legal
