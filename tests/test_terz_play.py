@@ -204,25 +204,46 @@ def test_trick_winners_trump_order_j_9_a_and_plain_ten_over_king() -> None:
     assert game.leader == 1                              # В♠ beat 10♠ in trick 15
 
 
-def test_illegal_play_recorded_under_penalize_gives_the_deal_to_the_opponent() -> None:
-    # The worked deal with one illegal card: in trick 9 seat 1 keeps Д♣ and plays 9♥ on 10♣.
-    game = worked_through(1)
-    run(game, "0 play TC")
-    verdict = game.record(ev("1 play 9H"))
-    assert not verdict.legal
-    # the rest is played out from the legal lists (any legal card): the penalty does not depend
-    # on how; check it against the sheet's own card items
-    while game.deal_no == 1:
-        game.apply(game.legal_actions()[0])
-    d = game.score_sheet().deals[0]
-    cards1 = sum(i.points for i in d.items if i.side == 1 and i.rule in ("card-points", "last-trick"))
-    decl1 = sum(i.points for i in d.items if i.side == 1 and i.rule in ("group", "trump-marriage"))
-    foul = [i for i in d.items if i.rule == "foul"]
-    # foul_penalty "all": seat 1's card points, last trick and declarations (marriage 20 +
-    # четверик 50 = 70) move to seat 0
-    assert decl1 == 70
-    assert [(i.side, i.points) for i in foul] == [(1, -(cards1 + decl1)), (0, cards1 + decl1)]
-    assert d.points[1] == 0
+# The worked deal of test_terz_scoring, but in trick 9 seat 1 keeps Д♣ and plays 9♥ on 10♣.
+FOUL_FINISH = [
+    "0 play KC", "1 play QC",              # T10 seat 0: К♣ over Д♣: 3 + 2 = 5
+    "0 play TD", "1 play QS",              # T11 seat 1 (void ♦, must trump): 10 + 2 = 12
+    "1 play KH", "0 play 7S",              # T12 seat 0: 3 + 0 = 3
+    "0 play KD", "1 play KS",              # T13 seat 1: 3 + 3 = 6
+    "1 play QH", "0 play 8S",              # T14 seat 0: 2 + 0 = 2
+    "0 play TS", "1 play JS",              # T15 seat 1: 10 + 20 = 30
+    "1 play JH", "0 play QD",              # T16 seat 1: 1 + 2 = 3, last trick 10
+]
+# Tricks 1–7 give seat 1 45 (11+0+11+11+10+1+1), trick 8 gives seat 0 24, trick 9 (10♣ + 9♥) seat 0 10.
+# Seat 1: 45 + 12 + 6 + 30 + 3 = 96 (+10 last trick); seat 0: 24 + 10 + 5 + 3 + 2 = 44; 96 + 44 = 140.
+# Declarations as in the worked deal: seat 0 150, seat 1 70.
+
+
+@pytest.mark.parametrize("options, points", [
+    # foul_penalty all: seat 1's 96 + 10 + 70 = 176 go to seat 0: 44 + 150 + 176 = 370, seat 1 0
+    ({}, [370, 0]),
+    # foul_penalty cards: 96 + 10 = 106 go: seat 0 44 + 150 + 106 = 300, seat 1 keeps its 70
+    ({"foul_penalty": "cards"}, [300, 70]),
+    # on_claim, never claimed: the deal scores as if nothing happened: 194 and 176
+    ({"policy": "on_claim"}, [194, 176]),
+])
+def test_illegal_play_penalty_hand_worked(options: dict, points: list[int]) -> None:
+    game = Terz(**options)
+    deal(game, SEAT1, SEAT0, TURNED)
+    run(game, *FIRST_SEVEN, *LAST_NINE[:5], "0 play TC")
+    assert not game.record(ev("1 play 9H")).legal
+    run(game, *FOUL_FINISH)
+    assert game.score_sheet().deals[0].points == points
+
+
+def test_illegal_play_claimed_under_on_claim_hand_worked() -> None:
+    game = Terz(policy="on_claim")
+    deal(game, SEAT1, SEAT0, TURNED)
+    run(game, *FIRST_SEVEN, *LAST_NINE[:5], "0 play TC")
+    game.record(ev("1 play 9H"))
+    assert Event("claim", 0) in game.legal_actions(0)
+    run(game, "0 claim", *FOUL_FINISH)
+    assert game.score_sheet().deals[0].points == [370, 0]    # as under penalize
 
 
 # ----------------------------------------------------------------------------- bad input
