@@ -1,0 +1,149 @@
+"""Scoring one deal of two-player Belot: combinations compared, bella, last trick, неправильный
+бой, байд and висячий байд (RULES.md §1). Pure functions over the game's plain state, so a
+display can preview the score before it is confirmed."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from engine.belot2.tables import combination_name, combination_value, pretty
+
+if TYPE_CHECKING:
+    from engine.belot2.game import Belot2
+
+Item = tuple[int, str, int, str]  # side, what, points, rule
+
+
+@dataclass
+class DealResult:
+    points: list[int]                       # what each side scores in this deal
+    items: list[Item] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    pot: int = 0                            # hanging points after this deal
+    winner: int | None = None               # who scored more (takes an old pot)
+    claim_won: bool | None = None           # «Партия!»: did the claimant's claim stand
+    short_stakes: int = 0                   # short partie: stakes the declarer wins (+) or pays (-)
+
+
+def combination_winner(game: Belot2) -> int | None:
+    """The seat whose best declared combination wins, or None when nobody declared.
+
+    Longer wins; same length, higher top card; same top, trump wins; both plain, first declared.
+    """
+    best: list[tuple[int, int, int, int] | None] = [None, None]  # (length, top, trump, -order)
+    for order, (seat, _mask, length, top, suit) in enumerate(game.declared):
+        key = (length, top, int(suit == game.trump), -order)
+        if best[seat] is None or key > best[seat]:  # type: ignore[operator]
+            best[seat] = key
+    if best[0] is None and best[1] is None:
+        return None
+    if best[1] is None:
+        return 0
+    if best[0] is None:
+        return 1
+    return 0 if best[0] > best[1] else 1
+
+
+def caught_offenders(game: Belot2) -> list[int]:
+    """Seats whose illegal play counts: every one under penalize, the claimed ones under on_claim."""
+    if game._policy == "on_claim":
+        return sorted({seat for seat, _card, _rule in game.fouls_claimed})
+    return sorted({seat for seat, _card, _rule in game.fouls})
+
+
+def score_deal(game: Belot2) -> DealResult:
+    """The deal's score as RULES.md §1 has it; arithmetic in the item texts."""
+    items: list[Item] = []
+    notes: list[str] = []
+    card_pts = list(game.points)
+    for side in (0, 1):
+        items.append((side, f"card points in {game.tricks_won[side]} tricks", card_pts[side],
+                      "card-points"))
+    combo = [0, 0]
+    w = combination_winner(game)
+    if w is not None:
+        for seat, mask, length, _top, _suit in game.declared:
+            value = combination_value(length)
+            if seat == w:
+                combo[w] += value
+                items.append((w, f"{combination_name(length)} {pretty(mask)}", value, "combinations"))
+            else:
+                notes.append(f"seat {seat}'s {combination_name(length)} {pretty(mask)} is beaten "
+                             f"by seat {w}'s best combination and scores nothing")
+    bella = [20 if game.bella[s] else 0 for s in (0, 1)]
+    for side in (0, 1):
+        if bella[side]:
+            items.append((side, "bella (trump K + Q)", 20, "bella"))
+    last = [0, 0]
+    if game.claimant < 0 and game.last_trick >= 0:
+        last[game.last_trick] = 10
+        items.append((game.last_trick, "last trick", 10, "last-trick"))
+    pts = [card_pts[s] + combo[s] + bella[s] + last[s] for s in (0, 1)]
+
+    # Неправильный бой: «байд с картами» — the offender's card points and won combinations go over.
+    offenders = caught_offenders(game)
+    moved = [card_pts[s] + combo[s] if s in offenders else 0 for s in (0, 1)]
+    for s in offenders:
+        o = 1 - s
+        pts[s] -= moved[s]
+        pts[o] += moved[s]
+        items.append((s, f"неправильный бой: card points {card_pts[s]} + combinations {combo[s]} "
+                         f"go to seat {o}", -moved[s], "wrong-play"))
+        items.append((o, f"неправильный бой of seat {s}: its card points and combinations",
+                      moved[s], "wrong-play"))
+
+    result = DealResult(points=pts, items=items, notes=notes, pot=game.pot)
+    decl, dfd = game.declarer, 1 - game.declarer
+    if game.claimant >= 0:
+        c = game.claimant
+        failed = c in offenders
+        total = game.totals[c] + pts[c]
+        result.claim_won = not failed and total >= game._target
+        why = ("a caught illegal play by the claimant makes the claim fail" if failed else
+               f"{game.totals[c]} + {pts[c]} = {total} {'≥' if total >= game._target else '<'} "
+               f"{game._target}")
+        notes.append(f"«Партия!» by seat {c}: points so far, no last trick, no байд test; {why}: "
+                     f"seat {c} {'wins' if result.claim_won else 'loses'} the partie")
+        if game.pot:
+            notes.append(f"the hanging {game.pot} points are dropped: the partie ends")
+        result.pot = 0
+        result.winner = c if result.claim_won else 1 - c
+        return result
+    if game._short:
+        if pts[decl] < pts[dfd]:
+            result.short_stakes = -2
+            why = f"declarer {pts[decl]} < defender {pts[dfd]}: the declarer pays 2 stakes"
+        elif pts[decl] == pts[dfd]:
+            result.short_stakes = -1
+            why = f"declarer {pts[decl]} = defender {pts[dfd]}: the declarer pays 1 stake"
+        else:
+            result.short_stakes = 1
+            why = f"declarer {pts[decl]} > defender {pts[dfd]}: the declarer wins"
+        notes.append(why)
+        result.winner = decl if result.short_stakes > 0 else dfd
+        return result
+    if pts[decl] < pts[dfd]:
+        items.append((decl, f"байд: declarer {pts[decl]} < defender {pts[dfd]}, points go to the "
+                            "defender", -pts[decl], "bayd"))
+        items.append((dfd, f"байд: the declarer's {pts[decl]}", pts[decl], "bayd"))
+        pts[dfd] += pts[decl]
+        pts[decl] = 0
+    elif pts[decl] == pts[dfd]:
+        items.append((decl, f"висячий байд: declarer {pts[decl]} = defender {pts[dfd]}, the "
+                            "declarer's points hang", -pts[decl], "hanging-bayd"))
+        result.pot = game.pot + pts[decl]
+        pts[decl] = 0
+        if game.pot:
+            notes.append(f"the hanging pot grows {game.pot} + {result.pot - game.pot} = {result.pot}")
+        else:
+            notes.append(f"{result.pot} points hang until a deal has a higher scorer")
+        result.winner = None
+        return result
+    result.winner = 0 if pts[0] > pts[1] else 1
+    if game.pot:
+        items.append((result.winner, f"висячий байд from earlier deals: seat {result.winner} "
+                                     "scores more in this deal", game.pot, "hanging-bayd-won"))
+        pts[result.winner] += game.pot
+        result.pot = 0
+    return result
