@@ -100,10 +100,11 @@ def test_bid_naming_a_suit_in_round_one_is_not_allowed() -> None:
     assert "round 1" in message
 
 
-def test_bid_naming_the_refused_turned_suit_in_round_two_is_not_allowed() -> None:
+def test_bid_naming_the_refused_turned_suit_in_round_two_is_not_allowed_rules_md_not_seed_004() -> None:
     g = bidding()
     g.apply(ev("1 bid pass"))
     g.apply(ev("0 bid pass"))
+    # Rozaliev (seed 004) lets round 2 name «любую масть»; RULES.md says any *other* suit.
     refused(g, "1 bid H", BidNotAllowedError, "bid-not-allowed")
     refused(g, "1 bid play", BidNotAllowedError, "bid-not-allowed")
 

@@ -29,7 +29,7 @@ def shoe(game: Belot2, codes: list[str]) -> None:
         game.apply(ev(f"shoe {code}"))
 
 
-def test_shoe_protocol_three_and_three_non_dealer_first_then_turned_card() -> None:
+def test_shoe_protocol_and_second_open_card_is_the_next_shoe_card_not_the_bottom_card_of_seed_000() -> None:
     g = Belot2()  # seat 0 deals: seat 1 is the non-dealer
     shoe(g, SHOE20[:12])
     assert g.expects_shoe and g.describe()["turned"] is None

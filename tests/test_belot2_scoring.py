@@ -321,3 +321,12 @@ def test_rozaliev_settlement_is_501_minus_the_losers_points_times_the_stake() ->
     assert g.is_over and g.winner == 1 and g.totals == [39, 579]
     # (501 − 39) × 2 = 924.
     assert "(501 − 39) × 2 = 924" in g.result
+
+
+def test_rozaliev_tie_hangs_as_rules_md_says_though_seed_004_knows_only_bayd() -> None:
+    g = Belot2(rozaliev=True)
+    deal(g, TIE, TIE_TURNED, ["1 bid play"])
+    plays(g, TIE_PLAY)
+    g.apply(ev("0 confirm"))
+    # 39 = 39 under Rozaliev too: висячий байд, not a байд (seed 004 is silent on ties).
+    assert g.totals == [39, 0] and g.pot == 39

@@ -53,9 +53,10 @@ from engine.errors import (
     BadEventError,
     BidNotAllowedError,
     CardNotInHandError,
+    IllegalPlayError,
     OutOfTurnError,
 )
-from engine.events import UNDO, Event, card_event
+from engine.events import FIX, UNDO, Event, card_event
 from engine.game import Game
 from engine.scoresheet import DealScore, ScoreItem, ScoreSheet
 from engine.verdict import Verdict
@@ -184,6 +185,25 @@ class Belot2(Game):
 
     legal_moves = legal_actions
 
+    def apply(self, event: Event) -> Verdict:
+        # Game.apply with its steps inlined (same contract: judge, refuse illegal, then commit);
+        # the benchmark and every random playout go through here once per event.
+        kind = event.kind
+        if kind in (UNDO, FIX):
+            return self.record(event)
+        if self._policy == "retract":
+            self._check_retract()
+        verdict = self._judge(event)
+        if not verdict.legal:
+            raise IllegalPlayError(verdict)
+        _DOS[kind](self, event, verdict)
+        self.raw_log.append(event)
+        self.events.append(event)
+        self.verdicts.append(verdict)
+        return verdict
+
+    push = apply
+
     def _legal(self, seat: int | None) -> list[Event]:
         phase = self.phase
         if phase == PLAY:
@@ -277,9 +297,14 @@ class Belot2(Game):
             raise BadEventError("a shoe event has no seat: 'shoe 9H'")
         phase = self.phase
         if phase != DEAL1 and phase != DEAL2:
-            raise self._phase_error(f"no card is due from the shoe now ({event.card.code})",
+            raise self._phase_error(f"no card is due from the shoe now ({event})",
                                     "shoe-not-expected")
-        self._shoe_card(event, self.seen)
+        cs = event.cards
+        if len(cs) != 1:
+            raise BadEventError(f"«{event}»: a shoe event is exactly one card")
+        bit = cs[0].bit
+        if not bit & DECK or bit & self.seen:
+            self._shoe_card(event, self.seen)  # raises the core's message for either case
         return legal_verdict(event)
 
     def _judge_bid(self, event: Event) -> Verdict:
@@ -712,6 +737,10 @@ class Belot2(Game):
             winner=self.winner,
             result=self.result,
         )
+        preview = self.preview()
+        if preview is not None:  # the score the players are asked to confirm
+            d["deal_score"] = list(preview.points)
+            d["deal_notes"] = list(preview.notes)
         if self._bonus:
             d["open_hand"] = {"seat": self._proposer,
                               "cards": [c.code for c in cards_of(self.hands[self._proposer])]}

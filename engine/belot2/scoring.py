@@ -58,7 +58,8 @@ def score_deal(game: Belot2) -> DealResult:
     notes: list[str] = []
     card_pts = list(game.points)
     for side in (0, 1):
-        items.append((side, f"card points in {game.tricks_won[side]} tricks", card_pts[side],
+        n = game.tricks_won[side]
+        items.append((side, f"card points in {n} trick{'' if n == 1 else 's'}", card_pts[side],
                       "card-points"))
     combo = [0, 0]
     w = combination_winner(game)
