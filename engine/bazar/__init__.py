@@ -1,0 +1,6 @@
+"""Bazar-Belot (Базар-Белот), RULES.md §4: auction, constructions, play and scoring."""
+
+from engine.bazar.game import BazarBelot
+from engine.bazar.options import BazarSettings
+
+__all__ = ["BazarBelot", "BazarSettings"]

@@ -1,0 +1,42 @@
+"""House-rule options of Bazar-Belot, with the defaults of RULES.md §4."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from engine.settings import Settings
+
+
+class BazarSettings(Settings):
+    first_dealer: Literal[0, 1, 2, 3] | None = Field(
+        None,
+        description="seat of the first dealer; empty (default): drawn by lot at the table and "
+        "recorded by a `N dealer` event before the first card",
+    )
+    deal_pattern: Literal["4+4", "3+2+3"] = Field(
+        "4+4", description="packets each player gets, clockwise from the dealer's left")
+    target: int = Field(301, ge=1, description="points that end the partie")
+    four_passes: Literal["next_dealer", "same_dealer"] = Field(
+        "next_dealer",
+        description="who redeals when all four pass: the next dealer clockwise (the deal is void, "
+        "like Рамки 7) or the same dealer",
+    )
+    max_bid: int = Field(
+        40, ge=20, le=99,
+        description="highest N the seat panels offer for a normal bid (10 × N висты)")
+    max_kapo_plus: int = Field(
+        20, ge=0, le=99, description="highest K the seat panels offer for «Капо + K»")
+    kapo_n: int = Field(25, ge=1, description="N a Капо counts as in a suit or БК game")
+    kapo_n_vk: int = Field(35, ge=1, description="N a Капо counts as in ВК")
+    failed_bonus: int = Field(
+        16, ge=0, description="defenders' extra points when a suit or БК contract fails")
+    failed_bonus_vk: int = Field(26, ge=0, description="defenders' extra points when a ВК contract fails")
+    failed_capot_bonus: int = Field(
+        25, ge=0, description="instead of failed_bonus when the defenders took every trick")
+    failed_capot_bonus_vk: int = Field(
+        35, ge=0, description="instead of failed_bonus_vk when the defenders took every trick")
+    capot_points: int = Field(
+        252, ge=0, description="card points (last trick included) of a pair that took every trick")
+    capot_points_vk: int = Field(348, ge=0, description="the same in ВК")
