@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 from hypothesis import HealthCheck, given, settings
@@ -53,6 +54,8 @@ def test_every_deal_s_tricks_sum_to_the_cards_dealt_and_cards_are_conserved(
     while len(g.results) < deals:
         step(g, rng)
         assert g.problems() == []
+        if len(g.raw_log) % 97 == 0:
+            json.dumps(g.describe())  # the display always gets plain data
         if g.phase == "play":
             # every card out of the shoe is in a hand, on the table or the turned card
             out = sum(h.bit_count() for h in g.hands) + g.played.bit_count() + (g.trump_card >= 0)

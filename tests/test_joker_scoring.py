@@ -124,6 +124,28 @@ def test_pulka_with_one_premium_player_the_others_lose_their_highest() -> None:
     assert rules.count("premium") == 1 and rules.count("premium-loss") == 3
 
 
+def test_premium_loss_takes_nothing_from_a_seat_whose_highest_score_is_negative() -> None:
+    # RULES.md is silent on a negative "highest deal score"; our reading: it takes nothing away.
+    g = new()
+    deals = [
+        ([0], [1, 0, 0, 1]),                    # dealer 0 must not bid 0: bids 1
+        ([0, 1], [1, 1, 1, 1]),
+        ([0, 1, 2], [1, 0, 0, 1]),              # dealer 2 must not bid 1: bids 0, takes 1
+        ([0, 0, 1, 2], [2, 1, 1, 1]),
+        *(([0] * n, [n, 0, 0, 1]) for n in range(5, 9)),
+    ]
+    for winners, by_seat in deals:
+        scripted_deal(g, winners, by_seat)
+    # seat 0: 100 + 100 + 100 + 150 + 500 + 600 + 700 + 800 = 3050 (all of 5…8: 100 × N), made all
+    # seat 1: 50 + 100 + 10 + 100 + 4 × 50 = 460, highest 100
+    # seat 2: 50 − 200 + 10 + 100 + 4 × 50 = 160, highest 100
+    # seat 3: bid 1 and took nothing eight times: 8 × −200 = −1600, highest −200
+    # Only seat 0 earns the premium: + 800; seats 1 and 2 lose 100 each, seat 3 loses nothing.
+    assert [sum(c) for c in zip(*g.deal_scores(), strict=True)] == [3050, 460, 160, -1600]
+    assert g.premiums()[0][1] == [800, -100, -100, 0]
+    assert g.totals() == [3850, 360, 60, -1600]
+
+
 def test_no_premium_before_the_pulka_ends() -> None:
     g = new()
     scripted_deal(g, [1], [0, 1, 0, 1])
