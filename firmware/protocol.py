@@ -461,6 +461,11 @@ class Link:
         """The peer started a new session: its sequence numbers start over."""
         self.recent = []
 
+    def resync(self):
+        """Fresh line (port just opened): forget partial input, lead with a delimiter."""
+        self.decoder.reset()
+        self._sync = True
+
     # sending
 
     def _emit(self, data):

@@ -187,7 +187,9 @@ class PanelPort:
         self._close("bridge stopped")
 
     def is_live(self) -> bool:
-        return self.state == "connected" and self.link.silent_ms() < p.LINK_LOST_MS
+        """Port open and the panel heard from lately (also during its handshake)."""
+        return (self._serial is not None and not self._lost.is_set()
+                and self.link.silent_ms() < p.LINK_LOST_MS)
 
     def _stopping(self) -> bool:
         return self.bridge._stop.is_set()
@@ -224,7 +226,7 @@ class PanelPort:
         with self.lock:
             self._lost.clear()
             self._hello.clear()
-            self.link.decoder.reset()
+            self.link.resync()
             self.link.tx_enabled = False
             self.link.accept_reliable = False
             self.link.last_rx = _now_ms()
