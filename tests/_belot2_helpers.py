@@ -47,6 +47,12 @@ def plays(game: Belot2, script: str) -> list[Verdict]:
     return [game.record(ev(f"{tokens[i]} play {tokens[i + 1]}")) for i in range(0, len(tokens), 2)]
 
 
+def confirm(game: Belot2) -> None:
+    """Both seats accept the deal's score (the next dealer first)."""
+    game.apply(ev(f"{1 - game.dealer} confirm"))
+    game.apply(ev(f"{game.dealer} confirm"))
+
+
 def items(game: Belot2, number: int, rule: str) -> list[tuple[int, int]]:
     """(side, points) of the score-sheet items of deal ``number`` made by ``rule``."""
     for d in game.score_sheet().deals:

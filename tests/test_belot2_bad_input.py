@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from _belot2_helpers import SWEEP, SWEEP_TURNED, deal, shoe_order
+from _belot2_helpers import SWEEP, SWEEP_TURNED, confirm, deal, shoe_order
 
 from engine.belot2 import Belot2
 from engine.errors import (
@@ -143,5 +143,17 @@ def test_a_finished_partie_accepts_nothing() -> None:
     g = Belot2(game_type="short")
     deal(g, SWEEP, SWEEP_TURNED, ["1 bid play"])
     plays(g, SWEEP_PLAY_1_LEADS)
-    g.apply(ev("1 confirm"))
+    confirm(g)
     refused(g, "shoe 7S", ActionNotAllowedError, "game-over")
+
+
+def test_confirm_needs_a_seat() -> None:
+    from _belot2_helpers import SWEEP_PLAY_1_LEADS, plays
+
+    g = playing()
+    plays(g, SWEEP_PLAY_1_LEADS)
+    refused(g, "confirm", BadEventError, "bad-event")
+
+
+def test_card_events_take_no_words() -> None:
+    refused(playing(), "1 play AS loudly", BadEventError, "bad-event")

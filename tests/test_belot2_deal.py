@@ -8,6 +8,7 @@ from _belot2_helpers import (
     SWEEP,
     SWEEP_PLAY_1_LEADS,
     SWEEP_TURNED,
+    confirm,
     deal,
     finish_with_first_legal,
     items,
@@ -116,7 +117,7 @@ def test_first_speaker_is_the_loser_of_the_previous_deal() -> None:
     g = Belot2(game_type="501")
     deal(g, SWEEP, SWEEP_TURNED, ["1 bid play"])
     plays(g, SWEEP_PLAY_1_LEADS)
-    g.apply(ev("0 confirm"))
+    confirm(g)
     # Seat 0 lost 0 : 108; it now deals as well (alternation) and speaks first anyway.
     assert g.dealer == 1 and g.first == 0
 
@@ -125,7 +126,7 @@ def test_first_speaker_non_dealer_setting() -> None:
     g = Belot2(game_type="501", first_speaker="non_dealer")
     deal(g, SWEEP, SWEEP_TURNED, ["1 bid play"])
     plays(g, SWEEP_PLAY_1_LEADS)
-    g.apply(ev("0 confirm"))
+    confirm(g)
     assert g.dealer == 1 and g.first == 0
     g2 = Belot2(game_type="501", first_speaker="non_dealer", first_dealer=1)
     assert g2.first == 0
@@ -195,7 +196,7 @@ def test_combination_comparison(case: str) -> None:
     for d in declarations:
         g.apply(ev(d))
     finish_with_first_legal(g)
-    g.apply(ev("0 confirm"))
+    confirm(g)
     assert items(g, 1, "combinations") == expected
 
 
@@ -309,3 +310,37 @@ def test_describe_and_score_sheet_name_the_state() -> None:
     assert d["to_act"] == 1 and d["target"] == 301
     sheet = g.score_sheet()
     assert not sheet.finished and sheet.options["game_type"] == "301"
+
+
+def test_a_misread_shoe_card_is_fixed_and_the_deal_replayed() -> None:
+    g = Belot2()
+    shoe(g, SHOE20[:5])
+    g.record(ev("fix 2 shoe 7C"))  # the camera read KS, the card was 7C
+    assert g.hands[1] == mask("AS 7C QS") and g.raw_log[-1].kind == "fix"
+    shoe(g, ["KS"])  # KS is still in the shoe
+    assert g.hands[0] == mask("JS TS KS")
+
+
+def test_penalize_records_the_illegal_play_and_play_goes_on() -> None:
+    g = Belot2(policy="penalize")
+    deal(g, SWEEP, SWEEP_TURNED, ["1 bid play"])
+    plays(g, "1 AS")
+    verdict = g.record(ev("0 play 7H"))
+    assert not verdict.legal and verdict.rule == "follow-suit"
+    assert g.describe()["illegal_plays"] == [{"seat": 0, "card": "7H", "rule": "follow-suit"}]
+    assert g.to_act() == 0  # 7H trumped the ace: seat 0 won the trick and leads
+    assert g.illegal_plays == [verdict]
+
+
+def test_bid_words_in_any_case_and_in_russian() -> None:
+    g = Belot2()
+    shoe(g, SHOE20[:13])
+    g.apply(ev("1 bid ПАС"))
+    g.apply(ev("0 bid Pass"))
+    g.apply(ev("1 bid пас"))
+    g.apply(ev("0 bid c"))
+    assert g.trump_suit == "C" and g.declarer == 0
+    g2 = Belot2()
+    shoe(g2, SHOE20[:13])
+    g2.apply(ev("1 bid играю"))
+    assert g2.trump_suit == "H" and g2.declarer == 1

@@ -15,6 +15,7 @@ from _belot2_helpers import (
     TIE,
     TIE_PLAY,
     TIE_TURNED,
+    confirm,
     deal,
     items,
     plays,
@@ -22,6 +23,7 @@ from _belot2_helpers import (
 )
 
 from engine.belot2 import Belot2
+from engine.errors import ActionNotAllowedError
 from engine.events import ev
 
 
@@ -39,7 +41,7 @@ def test_a_sweep_by_the_declarer_scores_card_points_and_last_trick() -> None:
     # Hearts: JH+7H 20, 9H+8H 14, AH+QH 11+3 = 48; spades 11+10+4 = 25; clubs 25 → 98.
     # Last trick 10 → 108. Seat 0: 0. Declarer 108 > 0: each scores their own.
     assert g.points == [0, 98]
-    g.apply(ev("0 confirm"))
+    confirm(g)
     assert g.totals == [0, 108]
     assert items(g, 1, "card-points") == [(0, 0), (1, 98)]
     assert items(g, 1, "last-trick") == [(1, 10)]
@@ -53,7 +55,7 @@ def test_bayd_the_declarer_with_fewer_points_gives_them_to_the_defender() -> Non
     g = Belot2(game_type="501")
     deal(g, SWEEP, SWEEP_TURNED, ["1 bid pass", "0 bid play"])  # seat 0 declares hearts
     plays(g, SWEEP_PLAY_1_LEADS)
-    g.apply(ev("1 confirm"))
+    confirm(g)
     # Declarer seat 0 has 0 < 108: байд, seat 1 scores 108 + 0.
     assert g.totals == [0, 108]
     assert items(g, 1, "bayd") == [(0, 0), (1, 0)]
@@ -66,7 +68,7 @@ def test_hanging_bayd_over_two_ties_goes_to_the_next_higher_scorer() -> None:
     deal(g, TIE, TIE_TURNED, ["1 bid play"])
     plays(g, TIE_PLAY)
     assert g.points == [39, 29]  # seat 1's 29 card points + last trick 10 = 39
-    g.apply(ev("0 confirm"))
+    confirm(g)
     # 39 = 39: висячий байд. Seat 0 (defender) scores 39, seat 1's 39 hang.
     assert g.totals == [39, 0] and g.pot == 39
     assert items(g, 1, "hanging-bayd") == [(1, -39)]
@@ -76,13 +78,13 @@ def test_hanging_bayd_over_two_ties_goes_to_the_next_higher_scorer() -> None:
     # Deal 2: the same tie. The pot grows 39 + 39 = 78; seat 0 scores its own 39 again.
     deal(g, TIE, TIE_TURNED, ["1 bid play"])
     plays(g, TIE_PLAY)
-    g.apply(ev("1 confirm"))
+    confirm(g)
     assert g.totals == [78, 0] and g.pot == 78
 
     # Deal 3: seat 1 sweeps: 108, more than seat 0's 0, so it takes the 78 hanging: 186.
     assert (g.dealer, g.first) == (0, 1)
     sweep_deal(g, leader=1)
-    g.apply(ev("0 confirm"))
+    confirm(g)
     assert g.totals == [78, 108 + 78] and g.pot == 0
     assert items(g, 3, "hanging-bayd-won") == [(1, 78)]
     assert g.problems() == []
@@ -92,13 +94,13 @@ def test_hanging_bayd_is_dropped_when_the_partie_ends_by_a_claim() -> None:
     g = Belot2(game_type="301")
     deal(g, TIE, TIE_TURNED, ["1 bid play"])
     plays(g, TIE_PLAY)
-    g.apply(ev("0 confirm"))
+    confirm(g)
     assert g.pot == 39
     # Deal 2 (seat 1 deals, seat 1 first): seat 1 takes trick 1 and claims with 11 points.
     deal(g, TIE, TIE_TURNED, ["1 bid play"])
     plays(g, "1 AS 0 7S")
     g.apply(ev("1 claim"))
-    g.apply(ev("0 confirm"))
+    confirm(g)
     # 0 + 11 < 301: the claim fails; seat 0 wins; the 39 hanging points go to nobody.
     assert g.is_over and g.winner == 0 and g.pot == 0
     assert g.totals == [39, 11]
@@ -108,9 +110,9 @@ def test_hanging_bayd_is_dropped_when_the_partie_ends_by_a_claim() -> None:
 def two_sweeps(game: Belot2) -> None:
     """Deals 1 and 2: seat 1 sweeps twice, 108 + 108 = 216; seat 0 speaks first in deal 3."""
     sweep_deal(game, leader=1)
-    game.apply(ev("0 confirm"))
+    confirm(game)
     sweep_deal(game, leader=0)
-    game.apply(ev("0 confirm"))
+    confirm(game)
     assert game.totals == [0, 216]
     assert (game.deal_no, game.dealer, game.first) == (3, 0, 0)
 
@@ -123,7 +125,7 @@ def test_failed_partie_claim_short_of_the_target_loses() -> None:
     plays(g, "0 7H 1 JH 1 9H 0 8H 1 AH 0 QH 1 AS 0 7S 1 TS 0 8S 1 KS 0 9S 1 AC 0 7C")
     g.apply(ev("1 claim"))
     assert g.to_act() is not None and g.legal_actions(1) == [ev("1 confirm")]
-    g.apply(ev("1 confirm"))
+    confirm(g)
     # 216 + 84 = 300 < 301 (the last trick's 10 is not counted): seat 1 loses the partie.
     assert g.is_over and g.winner == 0
     assert g.totals == [0, 300]
@@ -137,7 +139,7 @@ def test_partie_claim_that_reaches_the_target_wins() -> None:
     # Eight tricks: 84 + TC+8C 10 = 94; 216 + 94 = 310 ≥ 301.
     plays(g, "0 7H 1 JH 1 9H 0 8H 1 AH 0 QH 1 AS 0 7S 1 TS 0 8S 1 KS 0 9S 1 AC 0 7C 1 TC 0 8C")
     g.apply(ev("1 claim"))
-    g.apply(ev("0 confirm"))
+    confirm(g)
     assert g.is_over and g.winner == 1 and g.totals == [0, 310]
 
 
@@ -161,7 +163,7 @@ def claim_after_an_illegal_play(policy: str) -> Belot2:
 
 def test_partie_claim_stands_when_the_claimants_illegal_play_is_not_caught() -> None:
     g = claim_after_an_illegal_play("on_claim")
-    g.apply(ev("0 confirm"))
+    confirm(g)
     # Seat 1: QS+AS 14, TS+JS 12, KS+9S 4, AC+JC 13, KC+9C 4, QC+8C 3, JH+QD 23 → 73;
     # terz A-K-Q of clubs 20 → 93. 216 + 93 = 309 ≥ 301: the claim stands.
     assert g.winner == 1 and g.totals == [0, 309]
@@ -171,7 +173,7 @@ def test_partie_claim_fails_when_the_claimants_illegal_play_is_caught() -> None:
     g = claim_after_an_illegal_play("on_claim")
     assert ev("0 foul 7H") in g.legal_actions()
     g.apply(ev("0 foul 7H"))
-    g.apply(ev("0 confirm"))
+    confirm(g)
     # Caught: байд с картами moves seat 1's 73 card points and its 20 terz to seat 0 (93),
     # and a caught illegal play by the claimant makes the claim fail: seat 0 wins.
     assert g.winner == 0 and g.totals == [93, 216]
@@ -198,7 +200,7 @@ def revoke_deal(policy: str) -> Belot2:
 
 def test_caught_revoke_by_the_player_who_won_the_combinations() -> None:
     g = revoke_deal("penalize")
-    g.apply(ev("0 confirm"))
+    confirm(g)
     # Seat 1 tricks: 20, 14, 14, AS+JS 13, KS+7C 4, QS+8C 3, AD+TC 21, TD+7D 10, KD+9C 4 = 103,
     # last trick 10 → 113. Seat 0: fifty 50 beats the terz; card points 0.
     # Неправильный бой: seat 0's 0 card points + 50 go to seat 1: 113 + 50 = 163 : 0.
@@ -209,7 +211,7 @@ def test_caught_revoke_by_the_player_who_won_the_combinations() -> None:
 
 def test_uncaught_revoke_under_on_claim_scores_the_deal_as_played() -> None:
     g = revoke_deal("on_claim")
-    g.apply(ev("1 confirm"))
+    confirm(g)
     # No claim: seat 1 113, seat 0 its fifty 50. Declarer 113 > 50.
     assert g.totals == [50, 113]
 
@@ -218,7 +220,7 @@ def test_revoke_claimed_under_on_claim_is_penalized() -> None:
     g = revoke_deal("on_claim")
     assert ev("1 foul TC") in g.legal_actions(1)
     g.apply(ev("1 foul TC"))
-    g.apply(ev("1 confirm"))
+    confirm(g)
     assert g.totals == [0, 163]
 
 
@@ -235,7 +237,7 @@ def test_seven_swap_when_the_seven_came_in_the_second_batch() -> None:
     g.apply(ev("0 bella"))  # the swap brought QH to KH
     plays(g, SWEEP_PLAY_1_LEADS.replace("0 7H", "0 8H", 1).replace("0 8H 1 AH", "0 KH 1 AH")
           .replace("1 9H 0 8H", "1 9H 0 KH"))
-    g.apply(ev("0 confirm"))
+    confirm(g)
     # Seat 1: JH+8H 20, 9H+KH 18, AH+QH 14, spades 25, clubs 25 = 102, last trick 10 → 112.
     # Seat 0: bella 20. Declarer 112 > 20.
     assert g.totals == [20, 112]
@@ -247,9 +249,9 @@ def test_open_cards_bonus_is_given_once() -> None:
     assert g.totals == [150, 0]
     assert g.describe()["open_hand"]["seat"] == 0
     sweep_deal(g, leader=1)
-    g.apply(ev("0 confirm"))
+    confirm(g)
     sweep_deal(g, leader=0)
-    g.apply(ev("0 confirm"))
+    confirm(g)
     # 150 bonus (once) + 0 + 0 : 108 + 108.
     assert g.totals == [150, 216]
     sheet = g.score_sheet()
@@ -266,7 +268,7 @@ def test_short_partie_is_settled_in_stakes(bids: list[str], stake: int, result: 
     g = Belot2(game_type="short", stake=stake)
     deal(g, SWEEP, SWEEP_TURNED, bids)
     plays(g, SWEEP_PLAY_1_LEADS)
-    g.apply(ev("0 confirm"))
+    confirm(g)
     assert g.is_over and g.winner == 1 and result in g.result
 
 
@@ -274,7 +276,7 @@ def test_short_partie_tie_costs_the_declarer_one_stake() -> None:
     g = Belot2(game_type="short", stake=5)
     deal(g, TIE, TIE_TURNED, ["1 bid play"])
     plays(g, TIE_PLAY)
-    g.apply(ev("0 confirm"))
+    confirm(g)
     # 39 = 39: the declarer (seat 1) pays 1 stake = 5; no hanging points in a short partie.
     assert g.is_over and g.winner == 0 and "1 stake = 5" in g.result and g.pot == 0
 
@@ -294,7 +296,7 @@ def test_long_partie_ends_when_a_player_reaches_the_target() -> None:
     g = Belot2(game_type="301")
     two_sweeps(g)
     sweep_deal(g, leader=0)
-    g.apply(ev("0 confirm"))
+    confirm(g)
     # 216 + 108 = 324 ≥ 301: seat 1 wins at the end of deal 3.
     assert g.is_over and g.winner == 1 and g.totals == [0, 324]
     assert g.legal_actions() == [] and g.to_act() is None
@@ -305,11 +307,11 @@ def test_rozaliev_settlement_is_501_minus_the_losers_points_times_the_stake() ->
     # Non-dealer (seat 1) speaks first in every deal; no second open card.
     deal(g, TIE, TIE_TURNED, ["1 bid play"])
     plays(g, TIE_PLAY)
-    g.apply(ev("0 confirm"))                 # 39 : 0, 39 hanging
+    confirm(g)                 # 39 : 0, 39 hanging
     assert g.totals == [39, 0] and g.first == 0 and g.dealer == 1
     deal(g, SWEEP, SWEEP_TURNED, ["0 bid pass", "1 bid play"])
     plays(g, SWEEP_PLAY_0_LEADS)
-    g.apply(ev("0 confirm"))                 # seat 1: 108 + 39 hanging = 147
+    confirm(g)                 # seat 1: 108 + 39 hanging = 147
     assert g.totals == [39, 147] and g.first == 1
     # Seat 1 sweeps three more deals: 147 + 3 × 108 = 471 < 501, then one more: 579.
     for _ in range(4):
@@ -317,7 +319,7 @@ def test_rozaliev_settlement_is_501_minus_the_losers_points_times_the_stake() ->
         bids = ["1 bid play"] if leader == 1 else ["0 bid pass", "1 bid play"]
         deal(g, SWEEP, SWEEP_TURNED, bids)
         plays(g, SWEEP_PLAY_1_LEADS if leader == 1 else SWEEP_PLAY_0_LEADS)
-        g.apply(ev("0 confirm"))
+        confirm(g)
     assert g.is_over and g.winner == 1 and g.totals == [39, 579]
     # (501 − 39) × 2 = 924.
     assert "(501 − 39) × 2 = 924" in g.result
@@ -327,6 +329,66 @@ def test_rozaliev_tie_hangs_as_rules_md_says_though_seed_004_knows_only_bayd() -
     g = Belot2(rozaliev=True)
     deal(g, TIE, TIE_TURNED, ["1 bid play"])
     plays(g, TIE_PLAY)
-    g.apply(ev("0 confirm"))
+    confirm(g)
     # 39 = 39 under Rozaliev too: висячий байд, not a байд (seed 004 is silent on ties).
     assert g.totals == [39, 0] and g.pot == 39
+
+
+def mirror(script: str) -> str:
+    """The same plays with the seats swapped."""
+    return " ".join({"0": "1", "1": "0"}.get(t, t) for t in script.split())
+
+
+# Seat 1 (declarer, leading) 39 : seat 0 38. Spades AS+7S 11, TS+8S 10, KS+9S 4 → seat 1 25;
+# diamonds AD+7D 11, TD+8D 10, KD+9D 4 → seat 0 25; TC+8C 10, QC+9C 3 → seat 0 38;
+# 7C+KC 4 + last trick 10 → seat 1 39.
+NARROW = {1: "AS TS KS 7D 8D 9D 8C 9C KC", 0: "7S 8S 9S AD TD KD TC QC 7C"}
+NARROW_PLAY = ("1 AS 0 7S 1 TS 0 8S 1 KS 0 9S 1 7D 0 AD 0 TD 1 8D 0 KD 1 9D "
+               "0 TC 1 8C 0 QC 1 9C 0 7C 1 KC")
+
+
+def test_both_pass_the_target_in_one_deal_the_defender_wins() -> None:
+    g = Belot2(game_type="301")
+    mirrored_sweep = {0: SWEEP[1], 1: SWEEP[0]}
+    mirrored_narrow = {0: NARROW[1], 1: NARROW[0]}
+    for _ in range(2):  # seat 1 sweeps (108), then seat 0 sweeps (108): the loser leads next
+        assert g.first == 1
+        deal(g, SWEEP, SWEEP_TURNED, ["1 bid play"])
+        plays(g, SWEEP_PLAY_1_LEADS)
+        confirm(g)
+        assert g.first == 0
+        deal(g, mirrored_sweep, SWEEP_TURNED, ["0 bid play"])
+        plays(g, mirror(SWEEP_PLAY_1_LEADS))
+        confirm(g)
+    assert g.totals == [216, 216]
+    deal(g, NARROW, "7H", ["1 bid play"])
+    plays(g, NARROW_PLAY)
+    confirm(g)                      # 216 + 38 = 254 : 216 + 39 = 255
+    deal(g, mirrored_narrow, "7H", ["0 bid play"])
+    plays(g, mirror(NARROW_PLAY))
+    confirm(g)                      # 254 + 39 = 293 : 255 + 38 = 293
+    assert g.totals == [293, 293] and not g.is_over
+    deal(g, NARROW, "7H", ["1 bid play"])
+    plays(g, NARROW_PLAY)
+    confirm(g)
+    # Declarer seat 1: 293 + 39 = 332; defender seat 0: 293 + 38 = 331. Both pass 301; the
+    # defender's points are counted first, so seat 0 wins with the smaller total.
+    assert g.totals == [331, 332] and g.is_over and g.winner == 0
+    assert any("defender's points count first" in n for n in g.score_sheet().deals[-1].notes)
+
+
+def test_the_victim_may_claim_until_it_confirms_the_score_itself() -> None:
+    g = revoke_deal("on_claim")
+    g.apply(ev("0 confirm"))  # the offender accepting the score does not end seat 1's right
+    assert not g.is_over and g.deal_no == 1 and g.legal_actions(1) == [ev("1 confirm"),
+                                                                       ev("1 foul TC")]
+    g.apply(ev("1 foul TC"))
+    g.apply(ev("1 confirm"))
+    assert g.totals == [0, 163]
+    late = revoke_deal("on_claim")
+    late.apply(ev("1 confirm"))
+    assert late.legal_actions(1) == []
+    with pytest.raises(ActionNotAllowedError, match="too late"):
+        late.apply(ev("1 foul TC"))
+    with pytest.raises(ActionNotAllowedError, match="already confirmed"):
+        late.apply(ev("1 confirm"))

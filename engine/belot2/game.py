@@ -12,7 +12,8 @@ Event vocabulary (seat 0 or 1 first, see docs/games/belot2.md for the full proto
     0 play JS        a card on the table
     0 claim          «Партия!» (long games, on lead, with a trick)
     1 foul 8H        policy on_claim: seat 1 points at seat 0's illegal play of 8H (score phase)
-    0 confirm        the deal's score is accepted: the next deal starts (or the partie ends)
+    0 confirm        seat 0 accepts the deal's score (no foul claims after it); once both seats
+                     confirmed, the next deal starts (or the partie ends)
 
 Shoe order per deal: cards 1-3 to the non-dealer, 4-6 to the dealer, 7-9 non-dealer, 10-12 dealer,
 13 turned (candidate trump); after the bidding 14-16 non-dealer, 17-19 dealer, 20 the second open
@@ -140,6 +141,7 @@ class Belot2(Game):
         self.fouls: list[tuple[int, int, str]] = []          # (seat, card index, rule) this deal
         self.fouls_claimed: list[tuple[int, int, str]] = []
         self.claimant = -1
+        self.confirmed = [False, False]      # scoring phase: who accepted the score
 
     # ----------------------------------------------------------------- base-class queries
     # ``expects_shoe`` and ``is_over`` are plain attributes kept in step with the phase (the
@@ -156,7 +158,8 @@ class Belot2(Game):
         if phase == BID:
             return self.speaker
         if phase == SCORE:
-            return 1 - self.dealer  # the next dealer confirms and deals
+            nxt = 1 - self.dealer  # the next dealer confirms first
+            return nxt if not self.confirmed[nxt] else 1 - nxt
         return None
 
     def _unseen_mask(self) -> int:
@@ -237,10 +240,12 @@ class Belot2(Game):
             ts = SUIT_OF[self.turned]
             return [*(simple("bid", sp, SUITS[s]) for s in range(4) if s != ts), simple("bid", sp, "pass")]
         if phase == SCORE:
-            out = [_CONFIRMS[s] for s in ((0, 1) if seat is None else (seat,))]
+            out = [_CONFIRMS[s] for s in ((0, 1) if seat is None else (seat,))
+                   if not self.confirmed[s]]
             if self._policy == "on_claim":
                 for s, idx, rule in self.fouls:
-                    if (s, idx, rule) not in self.fouls_claimed and seat in (None, 1 - s):
+                    if ((s, idx, rule) not in self.fouls_claimed and seat in (None, 1 - s)
+                            and not self.confirmed[1 - s]):
                         out.append(card_event("foul", 1 - s, BY_INDEX[idx]))
             return out
         return []
@@ -271,8 +276,11 @@ class Belot2(Game):
 
     # ----------------------------------------------------------------- judging
     def _judge(self, event: Event) -> Verdict:
-        if not event.cards and event.kind in _CARD_KINDS and event.arg:
-            card(event.arg.split()[0])  # an unreadable card code: UnknownCardError names it
+        if event.arg and event.kind in _CARD_KINDS:
+            token = event.arg.split()[0]
+            if len(token) <= 3:
+                card(token)  # an unreadable card code: UnknownCardError names it
+            raise BadEventError(f"«{event}»: {event.kind} takes cards only, not {event.arg!r}")
         if self.is_over:
             raise ActionNotAllowedError(f"the partie is over: {self.result}", "game-over")
         judge = _JUDGES.get(event.kind)
@@ -317,7 +325,7 @@ class Belot2(Game):
             raise OutOfTurnError(f"it is seat {self.speaker}'s word in the bidding, not seat {seat}'s")
         if event.cards:
             raise BadEventError("a bid names no card: 'bid play', 'bid pass' or 'bid H'")
-        word = event.arg.strip()
+        word = _bid_word(event.arg)
         turned = suit_name(SUIT_OF[self.turned])
         if word == "pass":
             return legal_verdict(event)
@@ -465,6 +473,9 @@ class Belot2(Game):
                                     "the score is confirmed", "foul")
         if len(event.cards) != 1:
             raise BadEventError("foul names the offending card: '1 foul 8H'")
+        if self.confirmed[seat]:
+            raise ActionNotAllowedError(
+                f"seat {seat} has confirmed the score: too late to claim неправильный бой", "foul")
         idx = event.cards[0].index
         offender = 1 - seat
         for f in self.fouls:
@@ -478,10 +489,12 @@ class Belot2(Game):
             "deal: no неправильный бой to claim", "foul")
 
     def _judge_confirm(self, event: Event) -> Verdict:
-        if event.seat is not None:
-            self._seat(event)
+        seat = self._seat(event)
         if self.phase != SCORE:
             raise self._phase_error("there is no deal score to confirm yet")
+        if self.confirmed[seat]:
+            raise ActionNotAllowedError(f"seat {seat} has already confirmed this deal's score; "
+                                        f"waiting for seat {1 - seat}", "confirm")
         return legal_verdict(event)
 
     # ----------------------------------------------------------------- folding
@@ -532,7 +545,7 @@ class Belot2(Game):
         return out
 
     def _do_bid(self, event: Event, _v: Verdict) -> None:
-        word = event.arg.strip()
+        word = _bid_word(event.arg)
         seat = event.seat
         assert seat is not None
         if word == "pass":
@@ -626,7 +639,10 @@ class Belot2(Game):
                 self.fouls_claimed.append(f)
                 return
 
-    def _do_confirm(self, _event: Event, _v: Verdict) -> None:
+    def _do_confirm(self, event: Event, _v: Verdict) -> None:
+        self.confirmed[event.seat] = True  # type: ignore[index]
+        if not (self.confirmed[0] and self.confirmed[1]):
+            return
         r = score_deal(self)
         pts = r.points
         notes = list(r.notes)
@@ -780,6 +796,16 @@ class Belot2(Game):
         if expected != self.totals:
             out.append(f"totals {self.totals} are not the sum of the deals {expected}")
         return out
+
+
+_BID_WORDS = {"pass": "pass", "play": "play", "пас": "pass", "играю": "play",
+              **{s.lower(): s for s in SUITS}}
+
+
+def _bid_word(arg: str) -> str:
+    """``pass``, ``play`` or a suit letter, whatever the case (and «пас»/«играю» from a panel)."""
+    word = arg.strip()
+    return _BID_WORDS.get(word.lower(), word)
 
 
 _CARD_KINDS = frozenset({"shoe", "play", "swap", "declare", "foul"})

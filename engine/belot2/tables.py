@@ -108,18 +108,46 @@ def events_of(table: list[list[tuple[Event, ...]]], mask: int) -> list[Event]:
             *table[3][mask >> 28 & 255]]
 
 
+_LEGAL: dict[int, Verdict] = {}
+
+
+def _interned(event: Event) -> Event:
+    """Give an interned event its one shared legal verdict."""
+    _LEGAL[id(event)] = Verdict(event)
+    return event
+
+
+def legal_verdict(event: Event) -> Verdict:
+    """The shared legal verdict of an interned event (a random deal then allocates none), or a
+    new one for an event parsed from a record or a panel.
+
+    Keyed by ``id``: interned events live for the whole process, and the verdict holds its event,
+    so an id is never reused while its entry exists (an Event's dataclass ``__hash__`` costs more
+    than the whole judgement of a play).
+    """
+    v = _LEGAL.get(id(event))
+    if v is not None and v.event is event:
+        return v
+    return Verdict(event)
+
+
+for _e in SHOE_EVENTS + PLAY_EVENTS[0] + PLAY_EVENTS[1]:
+    if _e is not None:
+        _interned(_e)
+
+
 def simple(kind: str, seat: int | None, arg: str = "") -> Event:
     return _simple(kind, seat, arg)
 
 
 @cache
 def _simple(kind: str, seat: int | None, arg: str) -> Event:
-    return Event(kind, seat, (), arg)
+    return _interned(Event(kind, seat, (), arg))
 
 
 @cache
 def declare_event(seat: int, mask: int) -> Event:
-    return Event("declare", seat, tuple(cards_of(mask)), "")
+    return _interned(Event("declare", seat, tuple(cards_of(mask)), ""))
 
 
 def cards_of(mask: int) -> list[Card]:
@@ -129,24 +157,6 @@ def cards_of(mask: int) -> list[Card]:
         out.append(BY_INDEX[low.bit_length() - 1])
         mask ^= low
     return out
-
-
-_LEGAL: dict[int, Verdict] = {}
-
-
-def legal_verdict(event: Event) -> Verdict:
-    """One shared legal verdict per event object: a random deal then allocates none.
-
-    Keyed by ``id``: the cached verdict holds its event, so the id cannot be reused while the entry
-    lives (an Event's dataclass ``__hash__`` costs more than the whole judgement of a play).
-    """
-    v = _LEGAL.get(id(event))
-    if v is not None and v.event is event:
-        return v
-    v = Verdict(event)
-    if len(_LEGAL) < 50_000:  # interned events are a few thousand; parsed ones may be many
-        _LEGAL[id(event)] = v
-    return v
 
 
 def suit_name(s: int) -> str:
