@@ -1,1 +1,36 @@
-"""firmware_bridge package."""
+"""Seat panels over USB serial: the wire protocol, the host bridge and a simulated panel.
+
+Typical use::
+
+    from firmware_bridge import PanelBridge, load_config
+
+    with PanelBridge(load_config("table.toml")) as bridge:
+        bridge.set_led(1, "turn", "blink")
+        event = bridge.events.get()  # ButtonEvent(seat=1, button="pass", action="press", ...)
+
+The protocol is specified in docs/panel-protocol.md; firmware/ holds the Pico firmware.
+"""
+
+from firmware_bridge.bridge import (
+    ButtonEvent,
+    Delivery,
+    PanelBridge,
+    PanelEvent,
+    PanelInfo,
+    PanelNotConnected,
+    discover_ports,
+)
+from firmware_bridge.config import PanelConfig, SeatPanel, load_config
+
+__all__ = [
+    "ButtonEvent",
+    "Delivery",
+    "PanelBridge",
+    "PanelConfig",
+    "PanelEvent",
+    "PanelInfo",
+    "PanelNotConnected",
+    "SeatPanel",
+    "discover_ports",
+    "load_config",
+]

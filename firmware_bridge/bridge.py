@@ -9,6 +9,7 @@ out of ``PanelBridge.events`` (a thread-safe queue); LEDs and the buzzer go in t
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import fnmatch
 import logging
@@ -18,7 +19,7 @@ import random
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -408,6 +409,7 @@ class PanelPort:
             "connects": self.connects,
             "silent_ms": self.link.silent_ms(),
             "pending": self.link.pending(),
+            "counters": dict(self.link.counters),
         }
 
 
@@ -523,6 +525,14 @@ class PanelBridge:
             return self.events.get(timeout=timeout)
         except queue.Empty:
             return None
+
+    async def stream(self) -> AsyncIterator[ButtonEvent | PanelEvent]:
+        """The same events for asyncio code (e.g. the web UI). The blocking wait runs in a
+        worker thread, so the event loop stays free. Use either this or ``events``, not both."""
+        while not self._stop.is_set():
+            event = await asyncio.to_thread(self.next_event, 0.2)
+            if event is not None:
+                yield event
 
     # commands
 

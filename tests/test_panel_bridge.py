@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import time
 from pathlib import Path
@@ -220,3 +221,47 @@ def test_discovery_filters_by_id_names_and_skips_dangling_links(tmp_path: Path) 
                          use_list_ports=False)
     assert discover_ports(config) == [
         str(tmp_path / "by-id" / "usb-MicroPython_Board_in_FS_mode_e661-if00")]
+
+
+def test_asyncio_stream_yields_the_same_events() -> None:
+    async def first_presses(bridge: PanelBridge, n: int) -> list[ButtonEvent]:
+        got: list[ButtonEvent] = []
+        async for event in bridge.stream():
+            if isinstance(event, ButtonEvent):
+                got.append(event)
+                if len(got) == n:
+                    return got
+        return got
+
+    with SimTable({"pico-async": 2}) as table:
+        bridge, sim = table.bridge, table[0]
+        assert bridge.wait_connected(1, WAIT)
+        sim.tap("hearts")
+        got = asyncio.run(asyncio.wait_for(first_presses(bridge, 2), WAIT))
+    assert [(e.button, e.action, e.seat) for e in got] == [
+        ("hearts", "press", 2), ("hearts", "release", 2)]
+
+
+def test_discovery_uses_list_ports_for_pico_usb_ids(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # No USB hardware here: list_ports is the one part replaced, with the fields it reports.
+    from serial.tools import list_ports_common
+
+    by_id = tmp_path / "by-id"
+    by_id.mkdir()
+    acm0, acm1, other = (tmp_path / name for name in ("ttyACM0", "ttyACM1", "ttyUSB0"))
+    for dev in (acm0, acm1, other):
+        dev.touch()
+    os.symlink(acm0, by_id / "usb-MicroPython_Board_in_FS_mode_e661-if00")
+
+    def port(dev: Path, vid: int) -> list_ports_common.ListPortInfo:
+        info = list_ports_common.ListPortInfo(str(dev), skip_link_detection=True)
+        info.vid, info.pid = vid, 0x0005
+        return info
+
+    monkeypatch.setattr("serial.tools.list_ports.comports", lambda: [
+        port(acm0, 0x2E8A), port(acm1, 0x2E8A), port(other, 0x0403)])
+    found = discover_ports(PanelConfig(by_id_dirs=[str(by_id)]))
+    # ACM0 is known by its stable by-id name; ACM1 only via list_ports; the FTDI one is skipped.
+    assert found == [str(by_id / "usb-MicroPython_Board_in_FS_mode_e661-if00"), str(acm1)]
