@@ -290,3 +290,14 @@ def test_describe_is_plain_data_for_the_display() -> None:
     d = json.loads(json.dumps(g.describe()))
     assert d["game"] == "joker" and d["phase"] == "bid" and d["trump"] == "S"
     assert d["hand_sizes"] == [1, 1, 1, 1] and d["to_act"] == 1 and d["cards_each"] == 1
+
+
+def test_a_record_with_an_illegal_play_and_joker_modes_replays_with_the_same_verdicts() -> None:
+    from engine import record
+
+    g = revoke_deal()
+    text = record.dumps(g)
+    assert "3 play TC" in text
+    back = record.loads(text).game
+    assert [v.rule for v in back.illegal_plays] == ["follow-suit"]
+    assert back.snapshot() == g.snapshot() and back.score_sheet() == g.score_sheet()
