@@ -31,7 +31,6 @@ from engine.belot2.tables import (
     DECK,
     HIGHER_TRUMP,
     PLAY_BY_BYTE,
-    PLAY_EVENTS,
     POINTS,
     RUNS,
     SEVEN,
@@ -832,4 +831,4 @@ _DOS = {
     "confirm": Belot2._do_confirm,
 }
 
-__all__ = ["PLAY_EVENTS", "Belot2"]
+__all__ = ["Belot2"]

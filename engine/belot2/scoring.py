@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from engine.belot2.tables import combination_name, combination_value, pretty
+from engine.belot2.tables import combination_name, combination_value, run_text
 
 if TYPE_CHECKING:
     from engine.belot2.game import Belot2
@@ -68,9 +68,11 @@ def score_deal(game: Belot2) -> DealResult:
             value = combination_value(length)
             if seat == w:
                 combo[w] += value
-                items.append((w, f"{combination_name(length)} {pretty(mask)}", value, "combinations"))
+                items.append((w, f"{combination_name(length)} {run_text(mask, game._seq_order)}",
+                              value, "combinations"))
             else:
-                notes.append(f"seat {seat}'s {combination_name(length)} {pretty(mask)} is beaten "
+                notes.append(f"seat {seat}'s {combination_name(length)} "
+                             f"{run_text(mask, game._seq_order)} is beaten "
                              f"by seat {w}'s best combination and scores nothing")
     bella = [20 if game.bella[s] else 0 for s in (0, 1)]
     for side in (0, 1):

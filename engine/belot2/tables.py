@@ -70,8 +70,14 @@ def _runs(order: tuple[int, ...]) -> list[tuple[tuple[int, int, int], ...]]:
 
 
 RUNS = {name: _runs(order) for name, order in SEQUENCE_ORDERS.items()}
-# The top card's rank index (1…8) for each top position of each order.
-TOP_RANK = {name: [o + 1 for o in order] for name, order in SEQUENCE_ORDERS.items()}
+
+
+def run_text(mask: int, order_name: str) -> str:
+    """A run from its top card down, in the sequence order in force: "A♠ K♠ Q♠"."""
+    position = {offset: p for p, offset in enumerate(SEQUENCE_ORDERS[order_name])}
+    found = cards_of(mask)
+    found.sort(key=lambda c: position[c.index % 9 - 1], reverse=True)
+    return " ".join(c.pretty() for c in found)
 
 
 def combination_value(length: int) -> int:
