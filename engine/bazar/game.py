@@ -38,11 +38,12 @@ from engine.bazar.tables import (
     HAND,
     HIGHER,
     IS_KQ,
+    KQ_ALL,
     KQ_MASK,
     MIN_N,
-    PLAY_EVENTS,
+    PLAY_BY_BYTE,
     RANK_MASK,
-    SHOE_EVENTS,
+    SHOE_BY_BYTE,
     SUB_RUNS,
     SUIT_MASKS,
     SUIT_OF,
@@ -52,6 +53,7 @@ from engine.bazar.tables import (
     bid_tables,
     deal_seats,
     declare_event,
+    events_of,
     parse_bid,
 )
 from engine.cards import BY_INDEX, cards_in
@@ -61,9 +63,10 @@ from engine.errors import (
     BidNotAllowedError,
     CardNotInHandError,
     DuplicateCardError,
+    IllegalPlayError,
     OutOfTurnError,
 )
-from engine.events import UNDO, Event
+from engine.events import FIX, UNDO, Event
 from engine.game import Game
 from engine.scoresheet import DealScore, ScoreItem, ScoreSheet
 from engine.verdict import Verdict
@@ -181,18 +184,29 @@ class BazarBelot(Game):
         if self.policy == "retract" and self.verdicts and not self.verdicts[-1].legal:
             return [Event(UNDO)]
         if phase == DEAL:
-            if seat is not None:
-                return []
-            out = []
-            m = DECK_MASK & ~self.seen
-            while m:
-                low = m & -m
-                out.append(SHOE_EVENTS[low.bit_length() - 1])
-                m ^= low
-            return out
+            return events_of(SHOE_BY_BYTE, DECK_MASK & ~self.seen) if seat is None else []
         return self._legal(seat)
 
     legal_moves = legal_actions
+
+    def apply(self, event: Event) -> Verdict:
+        # Game.apply with its steps inlined (same contract: judge, refuse an illegal play, then
+        # commit); every random playout and the benchmark go through here once per event.
+        kind = event.kind
+        if kind in (UNDO, FIX):
+            return self.record(event)
+        if self.policy == "retract":
+            self._check_retract()
+        verdict = self._judge(event)
+        if not verdict.legal:
+            raise IllegalPlayError(verdict)
+        self._do(event, verdict)
+        self.raw_log.append(event)
+        self.events.append(event)
+        self.verdicts.append(verdict)
+        return verdict
+
+    push = apply
 
     def _legal(self, seat: int | None) -> list[Event]:
         phase = self.phase
@@ -419,14 +433,15 @@ class BazarBelot(Game):
         if self.trick_no == 0:
             out += self._declarations(seat)
         m = self._legal_mask(seat)
-        plays = PLAY_EVENTS[seat]
-        while m:
-            low = m & -m
-            i = low.bit_length() - 1
-            out.append(plays[i])  # type: ignore[arg-type]
-            if IS_KQ[i] and self._bela_ok(seat, i):
-                out.append(BELA_EVENTS[seat][i])  # type: ignore[arg-type]
-            m ^= low
+        out += events_of(PLAY_BY_BYTE[seat], m)
+        kq = m & KQ_ALL
+        if kq and self.game != BK:
+            while kq:
+                low = kq & -kq
+                i = low.bit_length() - 1
+                if self._bela_ok(seat, i):
+                    out.append(BELA_EVENTS[seat][i])  # type: ignore[arg-type]
+                kq ^= low
         return out
 
     def _declarations(self, seat: int) -> list[Event]:

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from engine.settings import Settings
 
 
 class BazarSettings(Settings):
-    first_dealer: Literal[0, 1, 2, 3] | None = Field(
-        None,
+    first_dealer: int | None = Field(
+        None, ge=0, le=3,
         description="seat of the first dealer; empty (default): drawn by lot at the table and "
         "recorded by a `N dealer` event before the first card",
     )
@@ -40,3 +40,11 @@ class BazarSettings(Settings):
     capot_points: int = Field(
         252, ge=0, description="card points (last trick included) of a pair that took every trick")
     capot_points_vk: int = Field(348, ge=0, description="the same in ВК")
+
+    @field_validator("first_dealer", mode="before")
+    @classmethod
+    def _lot_words(cls, value: Any) -> Any:
+        """``first_dealer=`` / ``lot`` / ``none`` on a command line or in a record mean by lot."""
+        if isinstance(value, str) and value.strip().lower() in ("", "lot", "none"):
+            return None
+        return value
