@@ -169,6 +169,7 @@ class Durak2(Game):
         self.target: int = TARGETS.get(s.game_type, 0)
         self.transfer_on: bool = s.transfer
         self.policy: str = s.policy
+        self.retract: bool = s.policy == "retract"
         self.points = [0, 0]
         self.games: list[tuple[Any, ...]] = []  # finished games, see _close_game
         self.game_no = 1
@@ -182,7 +183,7 @@ class Durak2(Game):
         self._start_deal()
 
     def _start_deal(self) -> None:
-        self.phase = DEAL
+        self._enter(DEAL)
         self.hands = [0, 0]
         self.seen = 0
         self.shoe_left = 36
@@ -212,13 +213,15 @@ class Durak2(Game):
     def deck(self) -> Composition:
         return "36"
 
-    @property
-    def expects_shoe(self) -> bool:
-        return self.phase == DEAL or self.phase == DRAW
+    # expects_shoe and is_over are plain attributes kept in step with the phase by _enter: the
+    # playout loop reads both after every event, and a property call costs more than the rest.
+    expects_shoe: bool = True
+    is_over: bool = False
 
-    @property
-    def is_over(self) -> bool:
-        return self.phase == OVER
+    def _enter(self, phase: str) -> None:
+        self.phase = phase
+        self.expects_shoe = phase in (DEAL, DRAW)
+        self.is_over = phase == OVER
 
     def to_act(self) -> int | None:
         phase = self.phase
@@ -243,19 +246,21 @@ class Durak2(Game):
         # Game.legal_actions' contract, written out in one function: the benchmark calls it once
         # per event, so the per-suit lookups stand in for per-card loops and helper calls.
         phase = self.phase
-        if phase == OVER:
-            return []
-        if self.policy == "retract" and self.verdicts and not self.verdicts[-1].legal:
-            return [UNDO_EV]
-        if phase in (DEAL, DRAW):
+        if phase != PLAY:
+            if phase == OVER:
+                return []
+            if self.retract and self.verdicts and not self.verdicts[-1].legal:
+                return [UNDO_EV]
+            if phase == CLAIMS:
+                victim = self.claim_queue[0]
+                return [FOUL_EV[victim], CONFIRM_EV[victim]] if seat is None or seat == victim else []
             if seat is not None:
                 return []
             m = DECK & ~self.seen
             return [*SHOE_SLICES[0][m & 511], *SHOE_SLICES[1][m >> 9 & 511],
                     *SHOE_SLICES[2][m >> 18 & 511], *SHOE_SLICES[3][m >> 27 & 511]]
-        if phase == CLAIMS:
-            victim = self.claim_queue[0]
-            return [FOUL_EV[victim], CONFIRM_EV[victim]] if seat is None or seat == victim else []
+        if self.retract and self.verdicts and not self.verdicts[-1].legal:
+            return [UNDO_EV]
         out: list[Event] = []
         a = self.attacker
         d = self.defender
@@ -305,7 +310,7 @@ class Durak2(Game):
         kind = event.kind
         if kind in (UNDO, FIX):
             return self.record(event)
-        if self.policy == "retract":
+        if self.retract:
             self._check_retract()
         verdict = self._judge(event)
         if not verdict.legal:
@@ -335,7 +340,7 @@ class Durak2(Game):
             seat = event.seat
             phase = self.phase
             if kind == SHOE:
-                if (phase in (DEAL, DRAW)) and not event.cards[0].bit & self.seen:
+                if self.expects_shoe and not event.cards[0].bit & self.seen:
                     return v
             elif phase == PLAY:
                 if kind == "play":
@@ -570,7 +575,11 @@ class Durak2(Game):
         self.seen |= bit
         self.shoe_left -= 1
         if self.phase == DRAW:
-            self.hands[self.draw_queue[0]] |= bit
+            hands = self.hands
+            seat = self.draw_queue[0]
+            hands[seat] |= bit
+            if self.shoe_left and hands[seat].bit_count() < HAND_SIZE:
+                return  # the same player goes on drawing
             self._advance_draw()
             return
         n = self.dealt
@@ -602,7 +611,7 @@ class Durak2(Game):
         self.first_attacker = first
         self.attacker = first
         self.defender = 1 - first
-        self.phase = PLAY
+        self._enter(PLAY)
         self._start_bout()
 
     def _start_bout(self) -> None:
@@ -674,7 +683,7 @@ class Durak2(Game):
             if hands[seat].bit_count() >= HAND_SIZE:
                 queue.pop(0)
             elif self.shoe_left:
-                self.phase = DRAW
+                self._enter(DRAW)
                 return
             elif self.trump_in_talon:
                 # The turned card is known: it goes to the drawing player with no shoe event.
@@ -685,7 +694,7 @@ class Durak2(Game):
         self._after_draw()
 
     def _after_draw(self) -> None:
-        self.phase = PLAY
+        self._enter(PLAY)
         hands = self.hands
         talon_empty = self.super_short or (not self.shoe_left and not self.trump_in_talon)
         if talon_empty and (not hands[0] or not hands[1]):
@@ -699,7 +708,7 @@ class Durak2(Game):
         if self.policy == "on_claim":
             self.claim_queue = [v for v in SEATS if self._claimable(v)]
             if self.claim_queue:
-                self.phase = CLAIMS
+                self._enter(CLAIMS)
                 return
         self._close_game()
 
@@ -737,7 +746,7 @@ class Durak2(Game):
                            self.trump_card, self.redeals, winner, tuple(counted), tuple(gained)))
         self.claim_queue = []
         if not self.target or max(self.points) >= self.target:
-            self.phase = OVER
+            self._enter(OVER)
             return
         self.game_no += 1
         self.redeals = 0
@@ -764,7 +773,7 @@ class Durak2(Game):
             else:
                 notes.append(f"first attack: seat {first}, winner of the previous game")
             if winner >= 0:
-                items.append(ScoreItem(winner, "out of cards with the talon empty: wins the game", 1,
+                items.append(ScoreItem(winner, "out of cards first: wins the game", 1,
                                        "durak-win"))
                 notes.append(f"seat {1 - winner} is the durak")
             else:

@@ -22,7 +22,8 @@ from engine.events import ev
 
 
 # ----------------------------------------------------------------------------- deal
-def test_deal_three_and_three_to_each_then_the_turned_card_sets_trump() -> None:
+def test_deal_three_and_three_then_the_turned_card_sets_trump_no_bidding_unlike_seed() -> None:
+    # Seed 000 says «Далее происходит заказ игры» here (copied from Belot); RULES.md §2: ignore it.
     game = Durak2()
     run(game, shoe("6C 6D 6H 8C 8D 8H"))
     # First batch: 3 to the non-dealer (seat 0), 3 to the dealer (seat 1).
@@ -335,3 +336,20 @@ def test_short_game_is_one_game() -> None:
                "0 play KH", "1 beat AS KH", "0 done", "1 play 7H", "0 take", "1 done"])
     assert game.is_over and len(game.score_sheet().deals) == 1
     assert game.legal_actions() == []
+
+
+# ----------------------------------------------------------------------------- records, displays
+def test_a_record_with_a_redeal_replays_to_the_same_state() -> None:
+    import json
+
+    from engine import record as records
+
+    game = Durak2(game_type="long3")
+    run(game, [*shoe("6C 6D 6H 7C 7D 7H 8C 8D 8H 9C 9D 9H AS"), *shoe(DEAL), *BOUT1])
+    text = records.dumps(game)
+    assert "option game_type=long3" in text
+    back = records.loads(text).game
+    assert back.snapshot() == game.snapshot() and back.raw_log == game.raw_log
+    # describe() is plain JSON for the table display.
+    d = json.loads(json.dumps(game.describe()))
+    assert d["redeals"] == 1 and d["expects_shoe"] and d["hand_sizes"] == [0, 0]
