@@ -200,7 +200,7 @@ def test_combination_comparison(case: str) -> None:
     assert items(g, 1, "combinations") == expected
 
 
-def test_declaring_a_part_of_a_run_or_after_ones_first_card_is_refused() -> None:
+def test_declaring_part_of_a_run_or_after_ones_first_card_is_refused_rules_md_not_first_trick() -> None:
     g = Belot2()
     deal(g, {1: "AS KS QS JS 7D 8D 9D 7H 9H", 0: "AC KC QC 8H TH JH TD JD QD"}, "KH",
          ["1 bid play"])

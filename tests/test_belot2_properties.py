@@ -28,7 +28,7 @@ OPTIONS = st.fixed_dictionaries({
     "first_dealer": st.integers(0, 1),
 }) | st.just({"rozaliev": True}) | st.just({"rozaliev": True, "claims": False})
 
-FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def is_run(game: Belot2, event: Event) -> bool:
@@ -92,7 +92,7 @@ def test_random_parties_conserve_cards_and_declare_only_held_runs(options: dict,
 
 
 @given(options=OPTIONS, seed=st.integers(0, 2**32 - 1))
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_every_listed_action_applies_and_every_unlisted_card_is_refused(options: dict,
                                                                        seed: int) -> None:
     rng = random.Random(seed)
