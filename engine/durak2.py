@@ -214,7 +214,7 @@ class Durak2(Game):
         return "36"
 
     # expects_shoe and is_over are plain attributes kept in step with the phase by _enter: the
-    # playout loop reads both after every event, and a property call costs more than the rest.
+    # playout loop reads both after every event, and property calls there add up.
     expects_shoe: bool = True
     is_over: bool = False
 
