@@ -344,3 +344,21 @@ def test_bid_words_in_any_case_and_in_russian() -> None:
     shoe(g2, SHOE20[:13])
     g2.apply(ev("1 bid играю"))
     assert g2.trump_suit == "H" and g2.declarer == 1
+
+
+def test_the_example_record_in_the_docs_replays_as_documented() -> None:
+    import re
+    from pathlib import Path
+
+    from engine import record
+
+    page = (Path(__file__).parents[1] / "docs" / "games" / "belot2.md").read_text(encoding="utf-8")
+    block = page.split("## Example", 1)[1].split("```")[1]
+    lines = [re.sub(r"\s*#.*$", "", line).strip() for line in block.strip().splitlines()]
+    g = record.loads("\n".join(line for line in lines if line) + "\n").game
+    assert isinstance(g, Belot2)
+    # After the swap seat 0 holds TH, the 7H lies face up, and seat 1 has led JH.
+    assert g.hands[0] == mask("TH 8H QH 7S 8S 9S 7C 8C 9C")
+    assert g.hands[1] == mask("9H AH AS TS KS AC TC KC")
+    assert g.describe()["turned"] == "7H" and g.describe()["table"] == ["JH"]
+    assert g.describe()["second_open"] == "KD" and g.to_act() == 0
