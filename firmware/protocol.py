@@ -92,7 +92,7 @@ class ProtocolError(ValueError):
     """A frame or payload that cannot be used. ``kind`` is a short counter name."""
 
     def __init__(self, kind, detail=""):
-        ValueError.__init__(self, kind + ": " + detail if detail else kind)
+        super().__init__(kind + ": " + detail if detail else kind)
         self.kind = kind
         self.detail = detail
 
@@ -167,12 +167,14 @@ def cobs_encode(data):
 
 
 def cobs_decode(data):
-    if _cobs is not None:
-        try:
-            return _cobs.decode(bytes(data))
-        except _cobs.DecodeError as exc:
-            raise ProtocolError("cobs", str(exc)) from None
-    return _cobs_decode_pure(data)
+    if _cobs is None:
+        return _cobs_decode_pure(data)
+    problem = None
+    try:
+        return _cobs.decode(bytes(data))
+    except _cobs.DecodeError as exc:
+        problem = str(exc)  # raised below: keeps `raise ... from` out of MicroPython's way
+    raise ProtocolError("cobs", problem)
 
 
 class Frame:
@@ -277,8 +279,10 @@ def _unpack_str(payload, pos):
         raise ProtocolError("payload", "string runs past end")
     try:
         text = bytes(payload[pos + 1 : end]).decode("utf-8")
-    except UnicodeError:
-        raise ProtocolError("payload", "string is not UTF-8") from None
+    except UnicodeError:  # (no contextlib.suppress or `raise from` needed on MicroPython)
+        text = None
+    if text is None:
+        raise ProtocolError("payload", "string is not UTF-8")
     return text, end
 
 
