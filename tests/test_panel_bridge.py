@@ -117,6 +117,8 @@ def test_four_panels_at_once() -> None:
     with SimTable(ids, seed=20) as table:
         bridge = table.bridge
         assert bridge.wait_connected(4, WAIT)
+        for noisy in (table[1], table[3]):  # two of the four on a poor line
+            noisy.tx_faults = noisy.rx_faults = Faults(drop=0.01, corrupt=0.01)
         for round_ in range(3):
             for n, sim in enumerate(table.sims):
                 sim.tap(list(sim.buttons)[n + round_])

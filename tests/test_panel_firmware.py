@@ -1,5 +1,5 @@
-"""Pico reference firmware: its protocol copy, debouncing, long press and LED effects, all run
-under CPython (the board-specific main.py is only compiled)."""
+"""Pico reference firmware: its protocol copy, debouncing, long press and LED effects, run
+under CPython (test_panel_micropython.py runs the whole firmware under MicroPython)."""
 
 from __future__ import annotations
 
