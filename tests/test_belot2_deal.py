@@ -362,3 +362,27 @@ def test_the_example_record_in_the_docs_replays_as_documented() -> None:
     assert g.hands[1] == mask("9H AH AS TS KS AC TC KC")
     assert g.describe()["turned"] == "7H" and g.describe()["table"] == ["JH"]
     assert g.describe()["second_open"] == "KD" and g.to_act() == 0
+
+
+def test_bella_is_never_beaten_it_scores_for_the_loser_of_the_combinations() -> None:
+    g = Belot2(game_type="501")
+    deal(g, {1: "KS QS JS 7D 9D JD 7C 9C AC", 0: "QC JC TC 8D TD QD KH QH 8H"}, "7H",
+         ["1 bid play"])
+    for e in ["1 declare KS QS JS", "0 declare QC JC TC", "0 bella"]:
+        g.apply(ev(e))
+    finish_with_first_legal(g)
+    confirm(g)
+    # Seat 1's terz from the king beats seat 0's terz from the queen: 20 to seat 1 only;
+    # seat 0's bella (trump K + Q) is 20 all the same.
+    assert items(g, 1, "combinations") == [(1, 20)]
+    assert items(g, 1, "bella") == [(0, 20)]
+
+
+def test_rozaliev_redeal_passes_the_deal_and_the_first_word_to_the_other_player() -> None:
+    g = Belot2(rozaliev=True)
+    shoe(g, SHOE20[:13])
+    for bid in ["1 bid pass", "0 bid pass", "1 bid pass", "0 bid pass"]:
+        g.apply(ev(bid))
+    assert g.dealer == 1 and g.first == 0
+    shoe(g, SHOE20[:13])
+    assert g.to_act() == 0

@@ -392,3 +392,18 @@ def test_the_victim_may_claim_until_it_confirms_the_score_itself() -> None:
         late.apply(ev("1 foul TC"))
     with pytest.raises(ActionNotAllowedError, match="already confirmed"):
         late.apply(ev("1 confirm"))
+
+
+def test_caught_illegal_play_by_the_declarer_then_bayd_gives_the_defender_everything() -> None:
+    g = Belot2(game_type="501", lot=0, policy="penalize")  # seat 0 deals and speaks first
+    deal(g, CLAIM3, "AH", ["0 bid pass", "1 bid play"])
+    g.apply(ev("1 declare AC KC QC"))
+    plays(g, CLAIM3_PLAY + " 1 9H 0 JD")
+    confirm(g)
+    # Seat 1 (declarer): 73 card points through trick 8 (as in the claim tests) + 9H+JD 16 = 89,
+    # terz 20, last trick 10 → 119. Seat 0: 8H+7H 0.
+    # Its under-trump 7H is caught: card points 89 + combinations 20 = 109 go to seat 0.
+    # Then declarer 10 < defender 109: байд, seat 0 scores 109 + 10 = 119.
+    assert items(g, 1, "wrong-play") == [(1, -109), (0, 109)]
+    assert items(g, 1, "bayd") == [(1, -10), (0, 10)]
+    assert g.totals == [119, 0]
