@@ -347,8 +347,8 @@ NARROW_PLAY = ("1 AS 0 7S 1 TS 0 8S 1 KS 0 9S 1 7D 0 AD 0 TD 1 8D 0 KD 1 9D "
                "0 TC 1 8C 0 QC 1 9C 0 7C 1 KC")
 
 
-def test_both_pass_the_target_in_one_deal_the_defender_wins() -> None:
-    g = Belot2(game_type="301")
+def to_293_each(g: Belot2) -> None:
+    """Six deals that leave both seats at 293 of 301, seat 1 to speak first and lead."""
     mirrored_sweep = {0: SWEEP[1], 1: SWEEP[0]}
     mirrored_narrow = {0: NARROW[1], 1: NARROW[0]}
     for _ in range(2):  # seat 1 sweeps (108), then seat 0 sweeps (108): the loser leads next
@@ -367,7 +367,12 @@ def test_both_pass_the_target_in_one_deal_the_defender_wins() -> None:
     deal(g, mirrored_narrow, "7H", ["0 bid play"])
     plays(g, mirror(NARROW_PLAY))
     confirm(g)                      # 254 + 39 = 293 : 255 + 38 = 293
-    assert g.totals == [293, 293] and not g.is_over
+    assert g.totals == [293, 293] and not g.is_over and g.first == 1
+
+
+def test_both_pass_the_target_in_one_deal_the_defender_wins() -> None:
+    g = Belot2(game_type="301")
+    to_293_each(g)
     deal(g, NARROW, "7H", ["1 bid play"])
     plays(g, NARROW_PLAY)
     confirm(g)
@@ -407,3 +412,15 @@ def test_caught_illegal_play_by_the_declarer_then_bayd_gives_the_defender_everyt
     assert items(g, 1, "wrong-play") == [(1, -109), (0, 109)]
     assert items(g, 1, "bayd") == [(1, -10), (0, 10)]
     assert g.totals == [119, 0]
+
+
+def test_hanging_points_are_dropped_when_the_partie_ends_on_a_tie() -> None:
+    g = Belot2(game_type="301")
+    to_293_each(g)
+    deal(g, TIE, TIE_TURNED, ["1 bid play"])
+    plays(g, TIE_PLAY)
+    confirm(g)
+    # 39 = 39: seat 1's 39 hang, seat 0 (defender) scores 39: 293 + 39 = 332 ≥ 301, seat 0 wins;
+    # the partie is over, so the hanging 39 go to nobody.
+    assert g.is_over and g.winner == 0 and g.totals == [332, 293] and g.pot == 0
+    assert any("dropped" in n for n in g.score_sheet().deals[-1].notes)
