@@ -72,6 +72,7 @@ def test_unknown_card() -> None:
     game = new_game()
     refused(game, "shoe 1H", UnknownCardError, "unknown-card")
     refused(game, "shoe 6H", DuplicateCardError, "card-not-in-deck", "32-card")
+    refused(game, "2 shoe 7H", BadEventError, "bad-event", "without a seat")
     deal(game, SUITS_DEAL)
     run(game, "1 bid 8:D; 2 bid pass; 3 bid pass; 0 bid pass; 1 bid pass")
     refused(game, "1 play XD", UnknownCardError, "unknown-card")

@@ -90,6 +90,19 @@ def every_bid(game: BazarBelot) -> list[Event]:
             (*t.events[seat], t.passes[seat], t.contras[seat], t.recontras[seat])]
 
 
+def every_declaration(seat: int) -> list[Event]:
+    """Every run of 3+ and every four of a kind of the 32-card deck, as a declaration of seat."""
+    out = []
+    for suit in SUITS:
+        ranks = [c for c in BY_INDEX[:36] if c.suit == suit and c.rank != "6"]
+        for lo in range(8):
+            for hi in range(lo + 3, 9):
+                out.append(Event("declare", seat, tuple(ranks[lo:hi])))
+    for rank in "789TJQKA":
+        out.append(Event("declare", seat, tuple(c for c in BY_INDEX[:36] if c.rank == rank)))
+    return out
+
+
 def check_state(game: BazarBelot, probe: bool) -> None:
     assert game.problems() == []
     if not probe or game.expects_shoe or game.is_over:
@@ -102,6 +115,11 @@ def check_state(game: BazarBelot, probe: bool) -> None:
         seat = game.turn
         mine = {e.cards[0].code for e in listed if e.kind == "play" and e.seat == seat}
         assert mine == reference_playable(game, seat), (game.trick, game.game)
+    if game.phase == "play" and game.trick_no == 0:
+        seat = game.turn
+        for e in every_declaration(seat):
+            if e not in listed_set:
+                assert not game.is_legal(e), f"{e} is legal but not listed"
     if game.phase in ("auction", "contra"):
         for e in every_bid(game):
             if e not in listed_set:

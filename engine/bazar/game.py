@@ -636,6 +636,11 @@ class BazarBelot(Game):
         kind = event.kind
         seat = event.seat
         if kind == "shoe":
+            if seat is not None:
+                raise BadEventError(f"{event}: a card out of the shoe belongs to no seat yet; write "
+                                    f"'shoe {event.arg or 'CARD'}'" if not event.cards else
+                                    f"{event}: write 'shoe {event.cards[0].code}' without a seat",
+                                    "bad-event")
             if self.phase != DEAL:
                 raise ActionNotAllowedError(
                     f"{event}: no card is due from the shoe ({self._phase_text()})", "not-dealing")

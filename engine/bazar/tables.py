@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from engine.cards import BY_INDEX, SUIT_MASK, SUITS, Card, cards_in, composition
 from engine.events import Event, card_event
@@ -149,6 +149,7 @@ WORDS = {"pass": "pass", "пас": "pass", "contra": "contra", "контра": "
          "recontra": "recontra", "реконтра": "recontra"}
 
 
+@lru_cache(maxsize=4096)
 def parse_bid(arg: str) -> Bid | str | None:
     """``pass`` / ``contra`` / ``recontra`` (Russian words too), a :class:`Bid`, or None."""
     text = arg.strip()
