@@ -251,3 +251,45 @@ def test_rounding_is_per_side_half_down() -> None:
 
     # 165 → 16.5 → 16 (half down); 166 → 17; 164 → 16; 0 → 0.
     assert [tenths(v) for v in (165, 166, 164, 0, 5, 6)] == [16, 17, 16, 0, 0, 1]
+
+
+def test_multiplier_table() -> None:
+    from engine.bazar.scoring import multiplier
+
+    # Suit / ВК ×1, БК ×2; Контра 2 / 3; Реконтра 4 / 5; Капо с руки doubles M.
+    assert [multiplier(g, c, False) for g in (0, 4, 5) for c in (0, 1, 2)] == [
+        1, 2, 4, 2, 3, 5, 1, 2, 4]
+    assert [multiplier(g, 2, True) for g in (3, 4, 5)] == [8, 10, 8]
+
+
+@pytest.mark.parametrize(("seat1_declares", "expected"), [
+    # Pair 1 & 3 took 5 tricks: Капо ♦ failed. Defenders: 1 × 25 + 16 + constructions
+    # (cancelled by Рамки 8) = 41.
+    ("8C 8D 8H 8S", (41, 0)),
+    # No Рамки 8: pair 0 & 2 wins the comparison with 200 → 41 + 200/10 = 61.
+    ("JD QD KD AD", (61, 0)),
+])
+def test_failed_kapo(seat1_declares: str, expected: tuple[int, int]) -> None:
+    game = new_game()
+    deal(game, RAMKI8_DEAL)
+    run(game, "1 bid kapo:D; 2 bid pass; 3 bid pass; 0 bid pass; 1 bid pass")
+    play_ramki8_deal(game, seat1_declares)
+    assert game.deals[-1][1] == expected
+
+
+@pytest.mark.parametrize(("bid", "expected"), [
+    # Капо ВК: N 35; capot in ВК counts 348 висты → 35 (34.8 → 35): 35 + 35 = 70.
+    ("kapo:VK", (0, 70)),
+    # Капо ВК + 2: needs 258 + 20 = 278 ≤ 348: made, N 37 → 37 + 35 = 72.
+    ("kapo:VK+2", (0, 72)),
+    # Капо ♦ + 10: every trick, but 252 висты < 162 + 100: failed although a capot; the
+    # defenders took no trick: 1 × 35 + 16 = 51.
+    ("kapo:D+10", (51, 0)),
+])
+def test_kapo_values_and_kapo_plus_k(bid: str, expected: tuple[int, int]) -> None:
+    game = new_game()
+    deal(game, SUITS_DEAL)
+    run(game, f"1 bid {bid}; 2 bid pass; 3 bid pass; 0 bid pass; 1 bid pass")
+    for rank in "789TJQKA":
+        run(game, f"1 play {rank}D; 2 play {rank}H; 3 play {rank}S; 0 play {rank}C")
+    assert game.deals[-1][1] == expected
