@@ -195,7 +195,14 @@ class Belot2(Game):
             return self.record(event)
         if self._policy == "retract":
             self._check_retract()
-        verdict = self._judge(event)
+        if event.arg or self.is_over:
+            verdict = self._judge(event)
+        elif kind == "play":
+            verdict = self._judge_play(event)
+        elif kind == "shoe":
+            verdict = self._judge_shoe(event)
+        else:
+            verdict = self._judge(event)
         if not verdict.legal:
             raise IllegalPlayError(verdict)
         _DOS[kind](self, event, verdict)
