@@ -315,7 +315,11 @@ class Durak2(Game):
         verdict = self._judge(event)
         if not verdict.legal:
             raise IllegalPlayError(verdict)
-        self._commit(event, verdict)
+        # Game._commit, written out: fold, then append to the three logs.
+        _DOS[kind](self, event, verdict)
+        self.raw_log.append(event)
+        self.events.append(event)
+        self.verdicts.append(verdict)
         return verdict
 
     push = apply

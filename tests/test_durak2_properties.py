@@ -115,3 +115,20 @@ def test_replay_and_pop_are_exact(seed: int) -> None:
             game.apply(action)
             assert game.snapshot() == after
     assert Durak2.replay(game.raw_log, game.settings).snapshot() == game.snapshot()
+
+
+@given(seed=st.integers(0, 2**32 - 1))
+@settings(max_examples=10, deadline=None)
+def test_fast_apply_matches_record(seed: int) -> None:
+    # Durak2.apply writes Game._commit out for speed: it must leave exactly what record leaves.
+    applied = Durak2(game_type="long3", transfer=bool(seed % 2))
+    recorded = Durak2(game_type="long3", transfer=bool(seed % 2))
+    rng = random.Random(seed)
+    while not applied.is_over:
+        actions = applied.legal_actions()
+        action = actions[rng.randrange(len(actions))]
+        assert applied.apply(action) == recorded.record(action)
+    assert applied.snapshot() == recorded.snapshot()
+    assert vars(applied).keys() == vars(recorded).keys()
+    assert (applied.raw_log, applied.events, applied.verdicts) == (
+        recorded.raw_log, recorded.events, recorded.verdicts)
