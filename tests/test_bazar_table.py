@@ -66,3 +66,24 @@ def test_options_from_text_and_bad_options() -> None:
                 {"four_passes": "never"}):
         with pytest.raises(SettingsError):
             BazarBelot(bad)
+
+
+def test_undo_a_bid_and_fix_a_misread_card() -> None:
+    from _bazar_kit import shoe_events
+
+    from engine.events import ev
+
+    game = new_game()
+    events = shoe_events(SUITS_DEAL, 0)
+    for e in events[:5]:
+        game.apply(e)
+    # The 2nd card (to seat 1) was really the 7♣, not the 8♦: fix event 2 of the log.
+    game.record(ev("fix 2 shoe 7C"))
+    assert [c.code for c in game.hand(1)] == ["7C", "7D", "9D", "TD"]
+    assert game.raw_log[-1].kind == "fix" and game.problems() == []
+    game = new_game()
+    deal(game, SUITS_DEAL)
+    before = game.snapshot()
+    run(game, "1 bid 8:D")
+    game.record(ev("undo"))
+    assert game.snapshot() == before and [str(e) for e in game.raw_log[-2:]] == ["1 bid 8:D", "undo"]

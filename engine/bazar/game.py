@@ -301,7 +301,7 @@ class BazarBelot(Game):
             if not (self.bidder ^ seat) & 1:
                 raise BidNotAllowedError(
                     f"{event}: Контра is said by an opponent of the last bidder (seat "
-                    f"{self.bidder}); seat {seat} is his partner", "contra-wrong-pair")
+                    f"{self.bidder}); seat {seat} is on his side", "contra-wrong-pair")
             return _ok(event)
         bid: Bid = what  # type: ignore[assignment]
         if bid.kind == HAND:
