@@ -180,3 +180,15 @@ def test_every_kind_of_contract_turns_up_in_sensible_playouts() -> None:
                 if "Контра" in item[1] or "Реконтра" in item[1]:
                     kinds.add("contra")
     assert kinds >= {"suit", 4, 5, "contra"}
+
+
+@given(seed=st.integers(0, 2**32 - 1), cut=st.floats(0, 1))
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_record_round_trip_with_house_options(seed: int, cut: float) -> None:
+    from engine import record
+
+    options = {"policy": "on_claim", "deal_pattern": "3+2+3", "four_passes": "same_dealer"}
+    game = playout(seed, deals=2, probe_every=1_000_000, options=options)
+    partial = BazarBelot.replay(game.raw_log[: int(len(game.raw_log) * cut)], game.settings)
+    back = record.loads(record.dumps(partial)).game
+    assert back.snapshot() == partial.snapshot() and back.settings == partial.settings
