@@ -64,6 +64,24 @@ def test_presses_and_long_press_arrive_with_seat_and_panel_time() -> None:
     assert connected and connected[0].detail == "sim-1.0"
 
 
+def test_scripted_presses_happen_at_their_times() -> None:
+    with SimTable({"pico-script": 1}) as table:
+        bridge, sim = table.bridge, table[0]
+        assert bridge.wait_connected(1, WAIT)
+        start = sim.panel.uptime_ms()
+        sim.script([(0.1, "press", "spades"), (0.4, "release", "spades"),
+                    (0.5, "tap", "confirm")])
+        events = collect(bridge, lambda ev: len(buttons(ev)) >= 4, WAIT)
+    got = buttons(events)
+    assert [(e.button, e.action) for e in got] == [
+        ("spades", "press"), ("spades", "release"), ("confirm", "press"),
+        ("confirm", "release")]
+    # A timer never fires early: each event's panel time is at least its scheduled time
+    # (1 ms slack for truncating both clocks to whole ms).
+    for event, at_ms in zip(got, (100, 400, 500, 500), strict=True):
+        assert event.panel_ms >= start + at_ms - 1
+
+
 def test_every_press_exactly_once_under_5_percent_corruption_and_drop() -> None:
     with SimTable(["pico-noisy"], seed=11) as table:
         bridge, sim = table.bridge, table[0]

@@ -245,3 +245,35 @@ def test_link_heartbeats_when_idle() -> None:
     assert w.b.silent_ms() == 0
     w.now += p.LINK_LOST_MS + 1
     assert w.b.silent_ms() > p.LINK_LOST_MS
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.booleans(), max_size=200),  # per write A -> B: lost?
+    st.lists(st.booleans(), max_size=200),  # per write B -> A: lost?
+    st.integers(1, 12),
+)
+def test_link_delivers_everything_once_in_order_whatever_is_lost(
+    lose_ab: list[bool], lose_ba: list[bool], count: int
+) -> None:
+    w = Wire()
+    writes = {"ab": 0, "ba": 0}
+
+    def lost(direction: str, pattern: list[bool]) -> bool:
+        n = writes[direction]
+        writes[direction] += 1
+        return n < len(pattern) and pattern[n]
+
+    for n in range(count):
+        w.a.send(p.BUTTON, p.pack_button(n, p.PRESS, n))
+    for _ in range(2000):  # 10 ms steps: 20 s of link time at most
+        for data in [d for d in w.a_out if not lost("ab", lose_ab)]:
+            w.got_b += [f for f in w.b.feed(data) if isinstance(f, p.Frame)]
+        w.a_out.clear()
+        for data in [d for d in w.b_out if not lost("ba", lose_ba)]:
+            w.a.feed(data)
+        w.b_out.clear()
+        if w.a.pending() == 0:
+            break
+        w.tick(10)
+    assert [p.unpack_button(f.payload)[0] for f in w.got_b] == list(range(count))
