@@ -97,10 +97,20 @@ def print_sheet(sheet: ScoreSheet, as_json: bool = False) -> None:
     console.print(table)
 
 
+# A random seat that said «Партия!» whenever it may would end most long games in the first deal
+# with a failed claim; at a real table nobody claims blind, so random seats leave claims alone.
+RANDOM_AVOIDS = frozenset({"claim"})
+
+
+def random_choice(rng: random.Random, actions: list[Event]) -> Event:
+    sensible = [a for a in actions if a.kind not in RANDOM_AVOIDS] or actions
+    return sensible[rng.randrange(len(sensible))]
+
+
 def make_chooser(spec: str, rng: random.Random, seat: int) -> Chooser:
     kind, _, arg = spec.partition(":")
     if kind == "random":
-        return lambda _g, actions: actions[rng.randrange(len(actions))]
+        return lambda _g, actions: random_choice(rng, actions)
     if kind == "first":
         return lambda _g, actions: actions[0]
     if kind == "human":
@@ -161,7 +171,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             seat = game.to_act()
             mine = [a for a in actions if a.seat == seat] or actions
             chooser = choosers.get(seat if seat is not None else -1)
-            event = chooser(game, mine) if chooser else mine[rng.randrange(len(mine))]
+            event = chooser(game, mine) if chooser else random_choice(rng, mine)
         try:
             verdict = game.record(event)
         except EngineError as exc:
