@@ -31,11 +31,10 @@ from engine.errors import (
     ActionNotAllowedError,
     BadEventError,
     CardNotInHandError,
-    IllegalPlayError,
     OutOfTurnError,
     UnknownCardError,
 )
-from engine.events import FIX, SHOE, UNDO, Event, card_event
+from engine.events import SHOE, UNDO, Event, card_event
 from engine.game import Game
 from engine.scoresheet import DealScore, ScoreItem, ScoreSheet
 from engine.settings import Settings
@@ -242,25 +241,14 @@ class Durak2(Game):
         return self.shoe_left + self.trump_in_talon
 
     # ------------------------------------------------------------------ legal actions
-    def legal_actions(self, seat: int | None = None) -> list[Event]:
-        # Game.legal_actions' contract, written out in one function: the benchmark calls it once
-        # per event, so the per-suit lookups stand in for per-card loops and helper calls.
+    def _legal(self, seat: int | None) -> list[Event]:
+        # The base class has answered for a finished game, a pending retraction and the shoe.
         phase = self.phase
+        if phase == CLAIMS:
+            victim = self.claim_queue[0]
+            return [FOUL_EV[victim], CONFIRM_EV[victim]] if seat is None or seat == victim else []
         if phase != PLAY:
-            if phase == OVER:
-                return []
-            if self.retract and self.verdicts and not self.verdicts[-1].legal:
-                return [UNDO_EV]
-            if phase == CLAIMS:
-                victim = self.claim_queue[0]
-                return [FOUL_EV[victim], CONFIRM_EV[victim]] if seat is None or seat == victim else []
-            if seat is not None:
-                return []
-            m = DECK & ~self.seen
-            return [*SHOE_SLICES[0][m & 511], *SHOE_SLICES[1][m >> 9 & 511],
-                    *SHOE_SLICES[2][m >> 18 & 511], *SHOE_SLICES[3][m >> 27 & 511]]
-        if self.retract and self.verdicts and not self.verdicts[-1].legal:
-            return [UNDO_EV]
+            return []
         out: list[Event] = []
         a = self.attacker
         d = self.defender
@@ -299,30 +287,6 @@ class Durak2(Game):
                 if (seat is None or seat == victim) and self._claimable(victim):
                     out.append(FOUL_EV[victim])
         return out
-
-    legal_moves = legal_actions
-
-    def _legal(self, seat: int | None) -> list[Event]:
-        return self.legal_actions(seat)
-
-    def apply(self, event: Event) -> Verdict:
-        """Game.apply, same contract; the retract check runs only under policy retract."""
-        kind = event.kind
-        if kind in (UNDO, FIX):
-            return self.record(event)
-        if self.retract:
-            self._check_retract()
-        verdict = self._judge(event)
-        if not verdict.legal:
-            raise IllegalPlayError(verdict)
-        # Game._commit, written out: fold, then append to the three logs.
-        _DOS[kind](self, event, verdict)
-        self.raw_log.append(event)
-        self.events.append(event)
-        self.verdicts.append(verdict)
-        return verdict
-
-    push = apply
 
     def _transfer_room(self) -> bool:
         """A transfer is possible by rank now: nothing beaten, one rank, the new defender can face it."""

@@ -35,12 +35,14 @@ from engine.errors import (
     EngineError,
     IllegalPlayError,
 )
-from engine.events import FIX, SHOE, UNDO, Event, card_event
+from engine.events import FIX, SHOE_EVENTS, UNDO, Event
 from engine.scoresheet import ScoreSheet
 from engine.settings import Settings
 from engine.verdict import Verdict
 
 _LOG_ATTRS = frozenset({"raw_log", "events", "verdicts", "settings"})
+_META_KINDS = frozenset({UNDO, FIX})
+UNDO_EVENT = Event(UNDO)
 
 
 class Game(ABC):
@@ -56,6 +58,7 @@ class Game(ABC):
         else:
             base = settings.model_dump() if isinstance(settings, Settings) else dict(settings or {})
             self.settings = model.build({**base, **options})
+        self._retract = self.settings.policy == "retract"
         self.raw_log: list[Event] = []
         self.events: list[Event] = []
         self.verdicts: list[Verdict] = []
@@ -126,10 +129,10 @@ class Game(ABC):
     def legal_actions(self, seat: int | None = None) -> list[Event]:
         if self.is_over:
             return []
-        if self._retract_pending() is not None:
-            return [Event(UNDO)]
+        if self._retract and self.verdicts and not self.verdicts[-1].legal:
+            return [UNDO_EVENT]
         if self.expects_shoe:
-            return [card_event(SHOE, None, c) for c in cards_in(self._unseen_mask())] if seat is None else []
+            return SHOE_EVENTS.of(self._unseen_mask()) if seat is None else []
         return self._legal(seat)
 
     legal_moves = legal_actions
@@ -155,13 +158,18 @@ class Game(ABC):
     # ----------------------------------------------------------------- actions
     def apply(self, event: Event) -> Verdict:
         """Do a legal action; an illegal play raises :class:`IllegalPlayError`."""
-        if event.kind in (UNDO, FIX):
+        # The hot path of every playout and of the benchmark: _commit is written out here.
+        if event.kind in _META_KINDS:
             return self.record(event)
-        self._check_retract()
+        if self._retract:
+            self._check_retract()
         verdict = self._judge(event)
         if not verdict.legal:
             raise IllegalPlayError(verdict)
-        self._commit(event, verdict)
+        self._do(event, verdict)
+        self.raw_log.append(event)
+        self.events.append(event)
+        self.verdicts.append(verdict)
         return verdict
 
     push = apply
@@ -258,7 +266,7 @@ class Game(ABC):
 
     # ----------------------------------------------------------------- policy
     def _retract_pending(self) -> Verdict | None:
-        if self.settings.policy == "retract" and self.verdicts and not self.verdicts[-1].legal:
+        if self._retract and self.verdicts and not self.verdicts[-1].legal:
             return self.verdicts[-1]
         return None
 

@@ -39,11 +39,10 @@ from engine.errors import (
     BadEventError,
     BidNotAllowedError,
     CardNotInHandError,
-    IllegalPlayError,
     OutOfTurnError,
 )
-from engine.events import FIX, SHOE, UNDO, Event, card_event
-from engine.game import Game
+from engine.events import SHOE, Event, card_event
+from engine.game import UNDO_EVENT, Game
 from engine.scoresheet import DealScore, ScoreItem, ScoreSheet
 from engine.settings import Settings
 from engine.verdict import Verdict
@@ -269,7 +268,7 @@ class Joker(Game):
         if phase == OVER:
             return []
         if self._policy == "retract" and self.verdicts and not self.verdicts[-1].legal:
-            return [Event(UNDO)]
+            return [UNDO_EVENT]
         if phase == PLAY:
             return self._legal(seat)
         out: list[Event] = []
@@ -282,20 +281,6 @@ class Joker(Game):
         return out
 
     legal_moves = legal_actions
-
-    def apply(self, event: Event) -> Verdict:
-        """The base class's ``apply`` without its per-event policy lookups (the benchmark's hot
-        path); undo, fix and a table under ``retract`` go through the base class unchanged."""
-        kind = event.kind
-        if kind in (UNDO, FIX) or (self._policy == "retract" and self.verdicts):
-            return super().apply(event)
-        verdict = self._judge(event)
-        if not verdict.legal:
-            raise IllegalPlayError(verdict)
-        self._commit(event, verdict)
-        return verdict
-
-    push = apply
 
     def _legal(self, seat: int | None) -> list[Event]:
         phase = self.phase

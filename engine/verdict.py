@@ -23,3 +23,24 @@ class Verdict:
 
     def __str__(self) -> str:
         return "legal" if self.legal else f"illegal ({self.rule}): {self.message}"
+
+
+_LEGAL: dict[int, Verdict] = {}
+
+
+def legal_verdict(event: Event) -> Verdict:
+    """A legal verdict for ``event``, shared for interned events so a random deal allocates none.
+
+    Keyed by ``id`` (an Event's dataclass hash costs more than judging a play); the entry holds
+    its event, so the id cannot be reused while the entry exists.
+    """
+    v = _LEGAL.get(id(event))
+    if v is not None and v.event is event:
+        return v
+    return Verdict(event)
+
+
+def share_legal_verdict(event: Event) -> Event:
+    """Give an interned (process-lifetime) event its one shared legal verdict."""
+    _LEGAL[id(event)] = Verdict(event)
+    return event

@@ -43,7 +43,6 @@ from engine.bazar.tables import (
     MIN_N,
     PLAY_BY_BYTE,
     RANK_MASK,
-    SHOE_BY_BYTE,
     SUB_RUNS,
     SUIT_MASKS,
     SUIT_OF,
@@ -63,10 +62,9 @@ from engine.errors import (
     BidNotAllowedError,
     CardNotInHandError,
     DuplicateCardError,
-    IllegalPlayError,
     OutOfTurnError,
 )
-from engine.events import FIX, UNDO, Event
+from engine.events import Event
 from engine.game import Game
 from engine.scoresheet import DealScore, ScoreItem, ScoreSheet
 from engine.verdict import Verdict
@@ -175,38 +173,6 @@ class BazarBelot(Game):
     @property
     def contract(self) -> Bid | None:
         return self.bids.bids[self.bid] if self.bid >= 0 else None
-
-    def legal_actions(self, seat: int | None = None) -> list[Event]:
-        # Same contract as Game.legal_actions, with a fast path for the shoe.
-        phase = self.phase
-        if phase == OVER:
-            return []
-        if self.policy == "retract" and self.verdicts and not self.verdicts[-1].legal:
-            return [Event(UNDO)]
-        if phase == DEAL:
-            return events_of(SHOE_BY_BYTE, DECK_MASK & ~self.seen) if seat is None else []
-        return self._legal(seat)
-
-    legal_moves = legal_actions
-
-    def apply(self, event: Event) -> Verdict:
-        # Game.apply with its steps inlined (same contract: judge, refuse an illegal play, then
-        # commit); every random playout and the benchmark go through here once per event.
-        kind = event.kind
-        if kind in (UNDO, FIX):
-            return self.record(event)
-        if self.policy == "retract":
-            self._check_retract()
-        verdict = self._judge(event)
-        if not verdict.legal:
-            raise IllegalPlayError(verdict)
-        self._do(event, verdict)
-        self.raw_log.append(event)
-        self.events.append(event)
-        self.verdicts.append(verdict)
-        return verdict
-
-    push = apply
 
     def _legal(self, seat: int | None) -> list[Event]:
         phase = self.phase

@@ -34,7 +34,6 @@ from engine.belot2.tables import (
     POINTS,
     RUNS,
     SEVEN,
-    SHOE_BY_BYTE,
     STRENGTH,
     SUIT_BITS,
     SUIT_OF,
@@ -53,10 +52,9 @@ from engine.errors import (
     BadEventError,
     BidNotAllowedError,
     CardNotInHandError,
-    IllegalPlayError,
     OutOfTurnError,
 )
-from engine.events import FIX, UNDO, Event, card_event
+from engine.events import UNDO, Event, card_event
 from engine.game import Game
 from engine.scoresheet import DealScore, ScoreItem, ScoreSheet
 from engine.verdict import Verdict
@@ -173,45 +171,6 @@ class Belot2(Game):
         return SUITS[self.trump] if self.trump >= 0 else None
 
     # ----------------------------------------------------------------- legal actions
-    def legal_actions(self, seat: int | None = None) -> list[Event]:
-        # Same contract as Game.legal_actions, without its per-card generator (the benchmark's
-        # hottest call while dealing).
-        if self.is_over:
-            return []
-        if self._policy == "retract" and self.verdicts and not self.verdicts[-1].legal:
-            return [_UNDO]
-        phase = self.phase
-        if phase in (DEAL1, DEAL2):
-            return events_of(SHOE_BY_BYTE, DECK & ~self.seen) if seat is None else []
-        return self._legal(seat)
-
-    legal_moves = legal_actions
-
-    def apply(self, event: Event) -> Verdict:
-        # Game.apply with its steps inlined (same contract: judge, refuse illegal, then commit);
-        # the benchmark and every random playout go through here once per event.
-        kind = event.kind
-        if kind in (UNDO, FIX):
-            return self.record(event)
-        if self._policy == "retract":
-            self._check_retract()
-        if event.arg or self.is_over:
-            verdict = self._judge(event)
-        elif kind == "play":
-            verdict = self._judge_play(event)
-        elif kind == "shoe":
-            verdict = self._judge_shoe(event)
-        else:
-            verdict = self._judge(event)
-        if not verdict.legal:
-            raise IllegalPlayError(verdict)
-        _DOS[kind](self, event, verdict)
-        self.raw_log.append(event)
-        self.events.append(event)
-        self.verdicts.append(verdict)
-        return verdict
-
-    push = apply
 
     def _legal(self, seat: int | None) -> list[Event]:
         phase = self.phase
