@@ -1,0 +1,92 @@
+"""Deck profiles on disk: data-dir override, versioning and validation on load."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from vision.profile import (
+    PROFILE_VERSION,
+    DeckProfile,
+    ProfileError,
+    data_dir,
+    list_profiles,
+    load_profile,
+    profile_path,
+    save_profile,
+)
+
+
+@pytest.fixture(autouse=True)
+def data_home(tmp_path, monkeypatch):
+    monkeypatch.setenv("CARDTABLE_DATA_DIR", str(tmp_path / "data"))
+    return tmp_path / "data"
+
+
+def _profile(name: str = "club") -> DeckProfile:
+    rng = np.random.default_rng(1)
+    templates = {code: rng.integers(0, 255, (30, 12, 3), dtype=np.uint8) for code in ("QS", "TH")}
+    return DeckProfile.build(name, "video:x.mp4", 390.0, (-20, -40, -8, -10), (4, 8), templates)
+
+
+def test_data_dir_follows_the_environment(data_home):
+    assert data_dir() == data_home
+    assert profile_path("club") == data_home / "decks" / "club.json"
+
+
+def test_save_and_load_round_trip_keeps_templates():
+    original = _profile()
+    save_profile(original)
+    loaded = load_profile("club")
+    assert loaded.version == PROFILE_VERSION
+    assert [c.code for c in loaded.cards] == ["QS", "TH"]
+    assert np.array_equal(loaded.templates()["TH"], original.templates()["TH"])
+    assert list_profiles() == ["club"]
+
+
+def test_unknown_deck_names_the_known_ones():
+    save_profile(_profile("atlas"))
+    with pytest.raises(ProfileError, match=r"no deck profile called .nope.*atlas"):
+        load_profile("nope")
+
+
+def test_truncated_json_is_a_clear_error(data_home):
+    path = save_profile(_profile())
+    path.write_text(path.read_text()[:200])
+    with pytest.raises(ProfileError, match="corrupt"):
+        load_profile("club")
+
+
+def test_future_version_is_refused():
+    path = save_profile(_profile())
+    raw = json.loads(path.read_text())
+    raw["version"] = PROFILE_VERSION + 1
+    path.write_text(json.dumps(raw))
+    with pytest.raises(ProfileError, match="version"):
+        load_profile("club")
+
+
+def test_damaged_template_image_is_refused():
+    path = save_profile(_profile())
+    raw = json.loads(path.read_text())
+    raw["cards"][0]["png"] = "bm90IGEgcG5n"  # base64 of "not a png"
+    path.write_text(json.dumps(raw))
+    with pytest.raises(ProfileError, match="corrupt"):
+        load_profile("club")
+
+
+def test_template_of_the_wrong_size_is_refused():
+    path = save_profile(_profile())
+    raw = json.loads(path.read_text())
+    raw["roi"] = [-20, -40, -8, -5]
+    path.write_text(json.dumps(raw))
+    with pytest.raises(ProfileError, match="corrupt"):
+        load_profile("club")
+
+
+@pytest.mark.parametrize("name", ["../escape", "", "a/b", ".hidden"])
+def test_bad_names_are_rejected(name):
+    with pytest.raises(ProfileError, match="bad deck name"):
+        profile_path(name)

@@ -1,0 +1,200 @@
+"""`cardtable deck ...`, `cardtable read ...` and `cardtable footage ...` subcommands."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from pathlib import Path
+
+import cv2
+
+from vision.artwork import ArtworkError, available_decks
+from vision.cards import COMPOSITIONS, composition, parse_card_list
+from vision.profile import (
+    ProfileError,
+    check_name,
+    list_profiles,
+    load_profile,
+    profile_path,
+    save_profile,
+)
+
+
+def _fail(message: str, code: int = 2) -> int:
+    print(f"error: {message}", file=sys.stderr)
+    return code
+
+
+def _cards_from(args: argparse.Namespace) -> list[str]:
+    if getattr(args, "cards", None):
+        return parse_card_list(args.cards)
+    return composition(args.composition or "36")
+
+
+# -- deck -------------------------------------------------------------------------------------
+def _deck_teach(args: argparse.Namespace) -> int:
+    from vision.reader import VideoError
+    from vision.teach import TeachError, teach_from_images, teach_from_video
+
+    if bool(args.video) == bool(args.images):
+        return _fail("give exactly one of --video PATH or --images DIR")
+    try:
+        check_name(args.name)
+        if args.images:
+            codes = _cards_from(args) if (args.cards or args.composition) else None
+            profile = teach_from_images(args.name, Path(args.images), codes)
+        else:
+            profile = teach_from_video(args.name, Path(args.video), _cards_from(args))
+        existed = profile_path(args.name).exists()
+        path = save_profile(profile)
+    except (TeachError, VideoError, ProfileError, ValueError) as exc:
+        return _fail(str(exc))
+    verb = "replaced" if existed else "saved"
+    print(f"learned deck {args.name!r}: {len(profile.cards)} cards; {verb} {path}")
+    return 0
+
+
+def _deck_list(args: argparse.Namespace) -> int:
+    names = list_profiles()
+    if not names:
+        print("no deck profiles yet; teach one with `cardtable deck teach NAME --video PATH`")
+        return 0
+    for name in names:
+        try:
+            p = load_profile(name)
+        except ProfileError as exc:
+            print(f"{name}\tCORRUPT\t{exc}")
+            continue
+        print(f"{name}\t{len(p.cards)} cards\ttaught {p.created} from {p.source}")
+    return 0
+
+
+def _deck_show(args: argparse.Namespace) -> int:
+    from vision.sheet import contact_sheet
+
+    try:
+        profile = load_profile(args.name)
+    except ProfileError as exc:
+        return _fail(str(exc))
+    out = Path(args.out) if args.out else Path(f"{args.name}-contact.png")
+    if not cv2.imwrite(str(out), contact_sheet(profile)):
+        return _fail(f"cannot write {out}")
+    codes = " ".join(c.code for c in profile.cards)
+    print(f"{args.name}: {len(profile.cards)} cards ({codes}), taught {profile.created} "
+          f"from {profile.source}\ncontact sheet: {out}")
+    return 0
+
+
+# -- read -------------------------------------------------------------------------------------
+def _read(args: argparse.Namespace) -> int:
+    from vision.reader import VideoError, read_video
+
+    try:
+        profile = load_profile(args.deck)
+    except ProfileError as exc:
+        return _fail(str(exc))
+    count = 0
+    try:
+        for event in read_video(Path(args.path), profile, progress=args.progress):
+            print(json.dumps(event.to_json(), ensure_ascii=False), flush=True)
+            count += 1
+    except VideoError as exc:
+        return _fail(str(exc))
+    if count == 0:
+        print(f"warning: no cards seen in {args.path}", file=sys.stderr)
+    return 0
+
+
+# -- footage ----------------------------------------------------------------------------------
+def _footage_make(args: argparse.Namespace) -> int:
+    from vision.footage import make_clip, truth_path
+
+    try:
+        cards = _cards_from(args) * args.passes
+        if args.shuffle is not None:
+            random.Random(args.shuffle).shuffle(cards)
+        truth = make_clip(Path(args.out), args.deck, cards, args.difficulty, args.seed,
+                          face_down=args.face_down, objects=args.objects)
+    except (ArtworkError, ValueError, RuntimeError) as exc:
+        return _fail(str(exc))
+    print(f"wrote {args.out} ({truth.frames} frames, {len(truth.items)} items) and "
+          f"{truth_path(Path(args.out))}")
+    return 0
+
+
+def _footage_stills(args: argparse.Namespace) -> int:
+    from vision.footage import write_stills
+
+    try:
+        paths = write_stills(Path(args.folder), args.deck, _cards_from(args))
+    except (ArtworkError, ValueError) as exc:
+        return _fail(str(exc))
+    print(f"wrote {len(paths)} images to {args.folder}")
+    return 0
+
+
+def _footage_decks(args: argparse.Namespace) -> int:
+    decks = available_decks()
+    if not decks:
+        return _fail("no card artwork found; install gnome-cards-data", 1)
+    for name, path in decks.items():
+        print(f"{name}\t{path}")
+    return 0
+
+
+def _add_card_choice(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--cards", help="comma-separated card codes in pass order, e.g. 7C,8C,BJ")
+    p.add_argument("--composition", choices=COMPOSITIONS, default=None,
+                   help="deck composition in standard order (default 36)")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    deck = subparsers.add_parser("deck", help="teach, list and inspect deck profiles")
+    dsub = deck.add_subparsers(dest="deck_command", metavar="ACTION", required=True)
+
+    teach = dsub.add_parser("teach", help="learn a deck from one pass through the shoe")
+    teach.add_argument("name")
+    teach.add_argument("--video", help="clip of one pass of the whole deck")
+    teach.add_argument("--images", help="folder of still images named by card code (QS.png)")
+    _add_card_choice(teach)
+    teach.set_defaults(func=_deck_teach)
+
+    dlist = dsub.add_parser("list", help="list taught decks")
+    dlist.set_defaults(func=_deck_list)
+
+    show = dsub.add_parser("show", help="write a contact sheet of what was learned")
+    show.add_argument("name")
+    show.add_argument("--out", help="PNG to write (default NAME-contact.png)")
+    show.set_defaults(func=_deck_show)
+
+    read = subparsers.add_parser("read", help="read the cards dealt in a shoe video (JSON lines)")
+    read.add_argument("path")
+    read.add_argument("--deck", required=True, help="taught deck profile name")
+    read.add_argument("--progress", action="store_true", help="progress bar on stderr")
+    read.set_defaults(func=_read)
+
+    footage = subparsers.add_parser("footage", help="synthetic shoe clips with ground truth")
+    fsub = footage.add_subparsers(dest="footage_command", metavar="ACTION", required=True)
+    make = fsub.add_parser("make", help="make a clip and its .truth.json")
+    make.add_argument("out", help="output video (.mp4)")
+    make.add_argument("--deck", required=True, help="artwork deck (see `footage decks`)")
+    _add_card_choice(make)
+    make.add_argument("--passes", type=int, default=1, help="repeat the cards this many times")
+    make.add_argument("--shuffle", type=int, default=None, metavar="SEED",
+                      help="shuffle the cards with this seed (default: keep the order)")
+    make.add_argument("--difficulty", default="normal", choices=("easy", "normal", "hard"))
+    make.add_argument("--seed", type=int, default=0, help="seed for camera and shoe randomness")
+    make.add_argument("--face-down", type=int, default=0, help="face-down cards to slip in")
+    make.add_argument("--objects", type=int, default=0, help="foreign objects to slip in")
+    make.set_defaults(func=_footage_make)
+
+    stills = fsub.add_parser("stills", help="write clean card images named by code")
+    stills.add_argument("folder")
+    stills.add_argument("--deck", required=True)
+    _add_card_choice(stills)
+    stills.set_defaults(func=_footage_stills)
+
+    decks = fsub.add_parser("decks", help="list the card artwork available")
+    decks.set_defaults(func=_footage_decks)

@@ -1,0 +1,91 @@
+"""Scoring reader output against footage ground truth (used by tests, bench and users)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from vision.cards import UNKNOWN
+from vision.footage import FACE_DOWN, OBJECT, Truth
+from vision.reader import CardEvent
+
+LATE_FRAMES = 3  # 100 ms at 30 fps
+
+
+@dataclass
+class Score:
+    cards: int = 0
+    read: int = 0  # named correctly
+    unsure: int = 0  # answered "??"
+    wrong: int = 0  # named confidently but wrongly: must stay 0
+    lost: int = 0  # physical card with no event
+    extra: int = 0  # events matching no physical card (duplicates, phantoms)
+    late: int = 0  # answered more than 100 ms after the index was fully in view
+    others_named: int = 0  # face-down cards / objects given a confident card code
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def read_rate(self) -> float:
+        return self.read / self.cards if self.cards else 0.0
+
+    def add(self, other: Score) -> None:
+        for name in ("cards", "read", "unsure", "wrong", "lost", "extra", "late", "others_named"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.problems += other.problems
+
+    def line(self) -> str:
+        return (f"{self.cards} cards, read {self.read} ({100 * self.read_rate:.2f}%), "
+                f"unsure {self.unsure}, confident wrong {self.wrong}, lost {self.lost}, "
+                f"extra {self.extra}, late {self.late}")
+
+
+def score(events: list[CardEvent], truth: Truth) -> Score:
+    """Match events to the physical items in order; each item may claim one event near it."""
+    s = Score()
+    pending = sorted(events, key=lambda e: e.frame)
+    used = [False] * len(pending)
+
+    def claim(item) -> int | None:
+        lo = item.visible_frame - 2
+        hi = max(item.exit_frame, item.visible_frame) + LATE_FRAMES + 1
+        near = [i for i, e in enumerate(pending) if not used[i] and lo <= e.frame <= hi]
+        exact = [i for i in near if pending[i].card == item.card]
+        pick = (exact or near or [None])[0]
+        if pick is not None:
+            used[pick] = True
+        return pick
+
+    # Cards first, so a face-down card or object never takes a card's event.
+    for item in truth.items:
+        if item.card in (FACE_DOWN, OBJECT):
+            continue
+        s.cards += 1
+        match = claim(item)
+        if match is None:
+            s.lost += 1
+            s.problems.append(f"{item.card} at frame {item.visible_frame} lost")
+            continue
+        e = pending[match]
+        if e.frame - item.visible_frame > LATE_FRAMES:
+            s.late += 1
+            s.problems.append(f"{item.card} answered at {e.frame}, index in view at "
+                              f"{item.visible_frame}")
+        if e.card == item.card:
+            s.read += 1
+        elif e.card == UNKNOWN:
+            s.unsure += 1
+            s.problems.append(f"{item.card} at {e.frame} unsure: {e.candidates}")
+        else:
+            s.wrong += 1
+            s.problems.append(f"{item.card} at {e.frame} read WRONG as {e.card}")
+    for item in truth.items:
+        if item.card not in (FACE_DOWN, OBJECT):
+            continue
+        match = claim(item)
+        if match is not None and pending[match].card != UNKNOWN:
+            s.others_named += 1
+            s.problems.append(f"{item.card} at {item.visible_frame} read as {pending[match].card}")
+    for i, e in enumerate(pending):
+        if not used[i]:
+            s.extra += 1
+            s.problems.append(f"extra event {e.to_json()}")
+    return s

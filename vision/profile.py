@@ -1,0 +1,154 @@
+"""Deck profiles: what the reader learned about one deck's look, stored as versioned JSON.
+
+A profile holds, for every card, the leading index corner as the shoe camera saw it (a small PNG,
+base64) plus where that corner sits relative to the card's leading edge. Everything is measured in
+pixels at ``card_width``; the reader rescales when the camera sees cards at another size.
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+import re
+from datetime import UTC, datetime
+from pathlib import Path
+
+import cv2
+import numpy as np
+import platformdirs
+from pydantic import BaseModel, Field, ValidationError, field_validator, model_validator
+
+from vision.cards import all_codes
+
+PROFILE_VERSION = 1
+_NAME_RE = re.compile(r"^[\w.\-]{1,64}$", re.UNICODE)
+
+
+class ProfileError(RuntimeError):
+    """A deck profile is missing, corrupt or of an unknown version."""
+
+
+class CardTemplate(BaseModel):
+    code: str
+    png: str = Field(description="base64 PNG of the index corner, BGR")
+
+    @field_validator("code")
+    @classmethod
+    def _known_code(cls, v: str) -> str:
+        if v not in all_codes():
+            raise ValueError(f"unknown card code {v!r}")
+        return v
+
+    def image(self) -> np.ndarray:
+        try:
+            raw = np.frombuffer(base64.b64decode(self.png, validate=True), np.uint8)
+        except ValueError as exc:
+            raise ValueError(f"template {self.code}: bad base64") from exc
+        img = cv2.imdecode(raw, cv2.IMREAD_COLOR)
+        if img is None:
+            raise ValueError(f"template {self.code}: not a PNG image")
+        return img
+
+    @classmethod
+    def from_image(cls, code: str, img: np.ndarray) -> CardTemplate:
+        ok, buf = cv2.imencode(".png", img)
+        if not ok:
+            raise ValueError(f"cannot encode template {code}")
+        return cls(code=code, png=base64.b64encode(buf.tobytes()).decode("ascii"))
+
+
+class DeckProfile(BaseModel):
+    version: int
+    name: str
+    created: str
+    source: str = Field(description="'video' or 'images', and the path taught from")
+    card_width: float = Field(gt=50, lt=5000)
+    # Index region relative to the leading edge's right corner (x from the right edge, y from the
+    # leading edge, both usually negative): x0, y0, x1, y1 in pixels at card_width.
+    roi: tuple[int, int, int, int]
+    search: tuple[int, int] = Field(description="extra search margin (x, y) in pixels")
+    cards: list[CardTemplate]
+
+    @field_validator("version")
+    @classmethod
+    def _supported(cls, v: int) -> int:
+        if v != PROFILE_VERSION:
+            raise ValueError(f"profile version {v} is not supported (this reader reads {PROFILE_VERSION})")
+        return v
+
+    @model_validator(mode="after")
+    def _consistent(self) -> DeckProfile:
+        x0, y0, x1, y1 = self.roi
+        if not (x0 < x1 and y0 < y1):
+            raise ValueError("roi is empty")
+        codes = [c.code for c in self.cards]
+        if not codes:
+            raise ValueError("profile has no cards")
+        if len(set(codes)) != len(codes):
+            raise ValueError("profile lists a card twice")
+        for c in self.cards:
+            img = c.image()
+            if img.shape[:2] != (y1 - y0, x1 - x0):
+                raise ValueError(f"template {c.code} is {img.shape[1]}x{img.shape[0]}, roi is "
+                                 f"{x1 - x0}x{y1 - y0}")
+        return self
+
+    def templates(self) -> dict[str, np.ndarray]:
+        return {c.code: c.image() for c in self.cards}
+
+    @classmethod
+    def build(cls, name: str, source: str, card_width: float, roi: tuple[int, int, int, int],
+              search: tuple[int, int], templates: dict[str, np.ndarray]) -> DeckProfile:
+        return cls(version=PROFILE_VERSION, name=name,
+                   created=datetime.now(UTC).isoformat(timespec="seconds"), source=source,
+                   card_width=card_width, roi=roi, search=search,
+                   cards=[CardTemplate.from_image(k, v) for k, v in templates.items()])
+
+
+def data_dir() -> Path:
+    override = os.environ.get("CARDTABLE_DATA_DIR")
+    return Path(override) if override else Path(platformdirs.user_data_dir("cardtable"))
+
+
+def profiles_dir() -> Path:
+    return data_dir() / "decks"
+
+
+def check_name(name: str) -> str:
+    if not _NAME_RE.match(name) or name.startswith("."):
+        raise ProfileError(f"bad deck name {name!r}: use letters, digits, '-', '_' or '.'")
+    return name
+
+
+def profile_path(name: str) -> Path:
+    return profiles_dir() / f"{check_name(name)}.json"
+
+
+def save_profile(profile: DeckProfile) -> Path:
+    path = profile_path(profile.name)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".json.tmp")
+    tmp.write_text(profile.model_dump_json(indent=1), encoding="utf-8")
+    os.replace(tmp, path)  # never leave a half-written profile behind
+    return path
+
+
+def list_profiles() -> list[str]:
+    folder = profiles_dir()
+    return sorted(p.stem for p in folder.glob("*.json")) if folder.is_dir() else []
+
+
+def load_profile(name: str) -> DeckProfile:
+    path = profile_path(name)
+    if not path.is_file():
+        known = ", ".join(list_profiles()) or "none yet (use `cardtable deck teach`)"
+        raise ProfileError(f"no deck profile called {name!r}; known decks: {known}")
+    try:
+        return DeckProfile.model_validate_json(path.read_bytes())
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first.get("loc", ())) or "file"
+        raise ProfileError(f"deck profile {path} is corrupt ({where}: {first['msg']}); "
+                           f"teach the deck again") from exc
+    except (OSError, ValueError) as exc:
+        raise ProfileError(f"deck profile {path} is unreadable: {exc}") from exc

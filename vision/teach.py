@@ -1,0 +1,193 @@
+"""Learning a deck profile from one pass of the deck through the shoe (or from still images).
+
+Nothing about the deck's look is assumed: the reader finds each card's leading edge with the same
+deck-agnostic geometry it uses when reading, cuts out a generous corner above it, and learns where
+the index is from ink that most cards share in that corner. The taught corner images become the
+templates.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.cards import is_card_code
+from vision.locate import locate
+from vision.profile import DeckProfile
+from vision.reader import frames
+from vision.track import EdgeTracker
+
+CORNER_W = 0.32  # corner searched for the index, as a fraction of card width
+CORNER_H = 0.50
+BELOW = 0.04  # corner also extends this far below the edge (the rounded tip)
+WEAK_INK = 0.15
+REACH = 0.1  # how far weak ink may extend the index box, fraction of card width
+SHARED_INK = 0.4  # a pixel belongs to the index if this share of the cards has ink there
+PAD = 5
+STILL_CORNER = 0.03  # stills: where the strip meets the rounded corner, fraction of width
+ALIGN = 6  # px of slack kept around each view of a corner for aligning views
+VIDEO_SEARCH = (4, 8)
+STILL_SEARCH = (5, 16)
+
+
+class TeachError(RuntimeError):
+    """The pass does not match the cards it should contain; nothing was saved."""
+
+
+def _corner(img: np.ndarray, right: int, edge: int, width: float, margin: int = 0
+            ) -> np.ndarray | None:
+    x0, x1 = right - round(CORNER_W * width) - margin, right + 1 + margin
+    y0, y1 = edge - round(CORNER_H * width) - margin, edge + round(BELOW * width) + margin
+    h, w = img.shape[:2]
+    if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
+        return None
+    return img[y0:y1, x0:x1]
+
+
+def _merge_views(views: list[np.ndarray], shape: tuple[int, int]) -> np.ndarray:
+    """One clean corner from several views of it: align each to the first, take the median.
+
+    The LED glare and noise sit in different places of the corner in each view, so the median
+    keeps the card and drops them.
+    """
+    h, w = shape
+    views = [v if v.shape[:2] == (h + 2 * ALIGN, w + 2 * ALIGN)
+             else cv2.resize(v, (w + 2 * ALIGN, h + 2 * ALIGN)) for v in views]
+    ref = views[0][ALIGN:ALIGN + h, ALIGN:ALIGN + w]
+    inner = ref[ALIGN:-ALIGN, ALIGN:-ALIGN].astype(np.float32)
+    aligned = [ref]
+    for v in views[1:]:
+        score = cv2.matchTemplate(v.astype(np.float32), inner, cv2.TM_CCOEFF_NORMED)
+        _, best, _, (dx, dy) = cv2.minMaxLoc(score)
+        x, y = dx - ALIGN, dy - ALIGN  # where ``ref`` starts in this view
+        if best < 0.6 or not (0 <= x <= 2 * ALIGN and 0 <= y <= 2 * ALIGN):
+            continue  # a view spoiled beyond use
+        aligned.append(v[y:y + h, x:x + w])
+    return np.median(np.stack(aligned), axis=0).astype(np.uint8)
+
+
+def _corners_from_video(path: Path) -> tuple[list[np.ndarray], float]:
+    tracker: EdgeTracker | None = None
+    views: dict[int, list[tuple[int, np.ndarray]]] = {}
+    widths: list[int] = []
+    for frame in frames(path):
+        if tracker is None:
+            tracker = EdgeTracker(frame.shape[0])
+        geo = locate(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY))
+        _, track = tracker.update(0, geo.edges if geo else ())
+        if track is None or geo is None:
+            continue
+        widths.append(geo.width)
+        patch = _corner(frame, geo.right, track.edge, geo.width, ALIGN)
+        if patch is not None:
+            views.setdefault(track.number, []).append((track.edge, patch.copy()))
+    if tracker is None:
+        raise TeachError(f"video {path} has no frames")
+    if tracker.count == 0:
+        raise TeachError(f"no cards seen in {path}")
+    width = float(np.median(widths))
+    missing = [n for n in range(1, tracker.count + 1) if n not in views]
+    if missing:
+        raise TeachError(f"{len(missing)} card(s) passed too fast to see their index "
+                         f"(cards no. {', '.join(map(str, missing[:5]))}); deal more slowly")
+    shape = (round(CORNER_H * width) + round(BELOW * width), round(CORNER_W * width) + 1)
+    corners = []
+    for n in sorted(views):
+        # Reference: the view with the edge lowest in the window, the corner's fullest view.
+        ordered = [p for _, p in sorted(views[n], key=lambda v: -v[0])]
+        corners.append(_merge_views(ordered, shape))
+    return corners, width
+
+
+def _ink(patch: np.ndarray) -> np.ndarray:
+    gray = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    white = float(np.percentile(gray, 95))
+    chroma = patch.max(axis=2).astype(np.int16) - patch.min(axis=2)
+    return (gray < 0.65 * white) | (chroma > 60)
+
+
+def _learn_roi(corners: list[np.ndarray], width: float) -> tuple[int, int, int, int]:
+    """Index box relative to (right edge, leading edge) from ink shared across the cards.
+
+    Shared ink near the corner is the index; big corner pips of the number cards are shared too,
+    so of the shared blobs we keep the one reaching furthest into the corner.
+    """
+    h, w = corners[0].shape[:2]
+    frac = np.mean([_ink(c) for c in corners], axis=0)
+    below = round(BELOW * width)
+    top = h - below  # row of the leading edge within the corner patch
+    inside = np.zeros((h, w), bool)
+    inside[: top - 2, : w - 8] = True  # skip the outline, the rounded tip and the next card
+    strong = ((frac >= SHARED_INK) & inside).astype(np.uint8)
+    # Rank and suit marks are stacked along the card's length; join them that way.
+    kernel = np.ones((round(0.03 * width) | 1, 3), np.uint8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(cv2.dilate(strong, kernel))
+    blobs = [i for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= 0.0005 * width * width]
+    if not blobs:
+        raise TeachError("found no index marks shared by the cards; is the deck face up?")
+    pick = max(blobs, key=lambda i: stats[i, cv2.CC_STAT_LEFT] + stats[i, cv2.CC_STAT_WIDTH])
+    ys, xs = np.nonzero((labels == pick) & (strong > 0))
+    # Suit marks differ in shape, so each is shared by fewer cards: take in weaker ink that is
+    # joined to the strong marks, but only a little way beyond them (not court-card frames).
+    reach_y, reach_x = round(REACH * width), round(0.02 * width)
+    near = np.zeros((h, w), bool)
+    near[max(0, ys.min() - reach_y): ys.max() + reach_y + 1,
+         max(0, xs.min() - reach_x): xs.max() + reach_x + 1] = True
+    weak = ((frac >= WEAK_INK) & inside & near).astype(np.uint8)
+    count, labels = cv2.connectedComponents(cv2.dilate(weak | strong, kernel))
+    keep = np.isin(labels, np.unique(labels[ys, xs]))
+    ys, xs = np.nonzero(keep & near & ((weak | strong) > 0))
+    x0, x1 = max(0, xs.min() - PAD), min(w - 1, xs.max() + PAD + 1)
+    y0, y1 = max(0, ys.min() - PAD), min(top, ys.max() + PAD + 1)
+    return x0 - (w - 1), y0 - top, x1 - (w - 1), y1 - top
+
+
+def _build(name: str, source: str, codes: list[str], corners: list[np.ndarray], width: float,
+           search: tuple[int, int]) -> DeckProfile:
+    shape = corners[0].shape
+    corners = [c if c.shape == shape else cv2.resize(c, (shape[1], shape[0])) for c in corners]
+    x0, y0, x1, y1 = _learn_roi(corners, width)
+    w = shape[1]
+    top = shape[0] - round(BELOW * width)
+    templates = {code: c[top + y0: top + y1, (w - 1) + x0: (w - 1) + x1].copy()
+                 for code, c in zip(codes, corners, strict=True)}
+    return DeckProfile.build(name, source, width, (x0, y0, x1, y1), search, templates)
+
+
+def teach_from_video(name: str, path: Path, codes: list[str]) -> DeckProfile:
+    corners, width = _corners_from_video(Path(path))
+    if len(corners) != len(codes):
+        raise TeachError(f"saw {len(corners)} cards in {path} but expected {len(codes)}; "
+                         f"nothing saved. Check the card list or deal the pass again")
+    return _build(name, f"video:{path}", codes, corners, width, VIDEO_SEARCH)
+
+
+def teach_from_images(name: str, folder: Path, codes: Iterable[str] | None = None) -> DeckProfile:
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise TeachError(f"no such folder: {folder}")
+    files = {p.stem.upper(): p for p in sorted(folder.iterdir())
+             if p.suffix.lower() in (".png", ".jpg", ".jpeg", ".bmp", ".webp")}
+    wanted = list(codes) if codes is not None else [c for c in files if is_card_code(c)]
+    missing = [c for c in wanted if c not in files]
+    if missing or not wanted:
+        raise TeachError(f"missing images for {', '.join(missing) or 'every card'} in {folder} "
+                         f"(name them by card code, e.g. QS.png); nothing saved")
+    width = 400.0
+    corners = []
+    for code in wanted:
+        img = cv2.imread(str(files[code]), cv2.IMREAD_COLOR)
+        if img is None:
+            raise TeachError(f"cannot read image {files[code]}; nothing saved")
+        img = cv2.resize(img, (round(width), round(img.shape[0] * width / img.shape[1])),
+                         interpolation=cv2.INTER_AREA)
+        pad = cv2.copyMakeBorder(img, 40, 40, 4, 4, cv2.BORDER_CONSTANT, value=(0, 0, 0))
+        edge = 40 + img.shape[0] - round(STILL_CORNER * width)
+        corner = _corner(pad, 4 + img.shape[1] - 1, edge, width)
+        if corner is None:
+            raise TeachError(f"image {files[code]} is too small")
+        corners.append(corner)
+    return _build(name, f"images:{folder}", wanted, corners, width, STILL_SEARCH)
