@@ -680,11 +680,11 @@ class Joker(Game):
 
     def _card_key(self, index: int) -> int:
         s = index // 9
+        led = self.led
+        if led < 0:  # the first plain card sets the suit to follow, a trump too
+            self.led = led = s
         if s == self.trump:
             return 500 + index % 9
-        led = self.led
-        if led < 0:
-            self.led = led = s
         return 100 + index % 9 if s == led else 0
 
     def _end_deal(self) -> None:

@@ -206,3 +206,40 @@ def test_joker_mode_arguments_accept_russian_words() -> None:
     g.apply(Event("play", 0, (card("BJ"),), "хочу d"))
     assert g.describe()["led"] == "D" and g.describe()["table"] == [
         {"seat": 0, "card": "BJ", "mode": "want D"}]
+
+
+# ----------------------------------------------------------------- a trump led (review fixes)
+
+def test_a_trump_led_must_be_followed_with_a_trump() -> None:
+    # RULES.md §3 "Follow suit": a led trump is the suit led, so a seat holding trumps must play one.
+    g = table(["KS 7D 8D 9D", "AS 7C 8C 9C", "TH TD JD QD", "9S TC JC QC"], turned="7S")
+    g.apply(ev("0 play KS"))
+    assert g.describe()["led"] == "S"
+    assert listed(g, 1) == {"AS"}
+    v = g.judge(ev("1 play 7C"))
+    assert not v.legal and v.rule == "follow-suit" and "♠" in v.message
+    g.apply(ev("1 play AS"))
+    assert listed(g, 2) == {"TH", "TD", "JD", "QD"}  # no spade: any card
+    g.apply(ev("2 play TD"))
+    assert listed(g, 3) == {"9S"}
+    g.apply(ev("3 play 9S"))
+    # Keys: KS trump 500+7, AS 500+8, TD 0, 9S 500+3 → seat 1.
+    assert g.taken == [0, 1, 0, 0]
+
+
+def test_nominal_six_of_trumps_led_must_be_followed_with_a_trump() -> None:
+    g = table(["BJ 7D 8D 9D", "AS 7C 8C 9C", "TH TD JD QD", "9S TC JC QC"], turned="7S")
+    g.apply(ev("0 play BJ nominal 6S"))
+    # The joker stands for 6♠, a trump, and trump is the suit led: seat 1 must play its spade.
+    assert listed(g, 1) == {"AS"}
+    assert g.judge(ev("1 play 8C")).rule == "follow-suit"
+
+
+def test_without_lead_modes_a_trump_as_the_first_plain_card_sets_trump_as_the_suit() -> None:
+    g = table(["BJ 7D 8D 9D", "8S 8H 9H TH", "9S JH QD KD", "AD TC JC QC"], turned="7S",
+              joker_lead_modes=False)
+    plays(g, "0 play BJ high", "1 play 8S")
+    assert listed(g, 2) == {"9S"}  # spades were set by the first plain card, a trump
+    plays(g, "2 play 9S", "3 play AD")
+    # Keys: BJ taking 1000, 8S 502, 9S 503, AD 0 → seat 0.
+    assert g.taken == [1, 0, 0, 0]
