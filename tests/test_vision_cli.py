@@ -1,0 +1,96 @@
+"""The `cardtable deck|read|footage` commands, run the way a user runs them."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import cv2
+import pytest
+
+from cardtable.cli import main
+from vision.cards import composition
+from vision.footage import Truth, truth_path
+from vision.profile import list_profiles, profile_path
+
+DECK = "anglo"
+
+
+@pytest.fixture(autouse=True)
+def data_home(tmp_path_factory, monkeypatch):
+    home = tmp_path_factory.mktemp("cardtable-data")
+    monkeypatch.setenv("CARDTABLE_DATA_DIR", str(home))
+    return home
+
+
+@pytest.fixture(scope="module")
+def teach_clip(tmp_path_factory):
+    path = tmp_path_factory.mktemp("cli") / "pass.mp4"
+    assert main(["footage", "make", str(path), "--deck", DECK, "--composition", "32",
+                 "--difficulty", "easy", "--seed", "4"]) == 0
+    return path
+
+
+def test_footage_make_writes_video_and_truth(teach_clip):
+    truth = Truth.load(truth_path(teach_clip))
+    assert [i.card for i in truth.items] == composition("32")
+    cap = cv2.VideoCapture(str(teach_clip))
+    assert int(cap.get(cv2.CAP_PROP_FRAME_COUNT)) == truth.frames
+    ok, frame = cap.read()
+    assert ok and frame.shape == (480, 640, 3)
+
+
+def test_footage_decks_lists_the_russian_deck(capsys):
+    assert main(["footage", "decks"]) == 0
+    assert "Атласные" in capsys.readouterr().out
+
+
+def test_teach_list_show_and_read(teach_clip, tmp_path, capsys):
+    assert main(["deck", "teach", "club32", "--video", str(teach_clip),
+                 "--composition", "32"]) == 0
+    assert "32 cards" in capsys.readouterr().out
+    assert main(["deck", "list"]) == 0
+    assert capsys.readouterr().out.startswith("club32\t32 cards")
+
+    sheet = tmp_path / "sheet.png"
+    assert main(["deck", "show", "club32", "--out", str(sheet)]) == 0
+    assert "QS" in capsys.readouterr().out
+    image = cv2.imread(str(sheet))
+    assert image is not None and image.shape[0] > 100 and image.shape[1] > 300
+
+    deal = composition("32")
+    random.Random(1).shuffle(deal)
+    clip = tmp_path / "deal.mp4"
+    assert main(["footage", "make", str(clip), "--deck", DECK, "--cards", ",".join(deal[:10]),
+                 "--difficulty", "hard", "--seed", "2"]) == 0
+    capsys.readouterr()
+    assert main(["read", str(clip), "--deck", "club32", "--progress"]) == 0
+    out = capsys.readouterr()
+    events = [json.loads(line) for line in out.out.splitlines()]
+    assert [e["card"] for e in events] == deal[:10]
+    assert all(set(e) >= {"frame", "card", "confidence"} for e in events)
+    assert [e["frame"] for e in events] == sorted(e["frame"] for e in events)
+    assert "frame" in out.err  # the tqdm bar went to stderr
+
+
+def test_teach_with_wrong_count_saves_nothing(teach_clip, capsys):
+    assert main(["deck", "teach", "wrong", "--video", str(teach_clip),
+                 "--composition", "36"]) == 2
+    err = capsys.readouterr().err
+    assert "saw 32 cards" in err and "expected 36" in err and "nothing saved" in err
+    assert not profile_path("wrong").exists()
+    assert list_profiles() == []
+
+
+def test_teach_from_images(tmp_path, capsys):
+    stills = tmp_path / "stills"
+    assert main(["footage", "stills", str(stills), "--deck", "simplistic",
+                 "--composition", "36"]) == 0
+    assert len(list(stills.glob("*.png"))) == 36
+    assert main(["deck", "teach", "simple", "--images", str(stills)]) == 0
+    assert "36 cards" in capsys.readouterr().out
+
+
+def test_teach_needs_exactly_one_source(capsys):
+    assert main(["deck", "teach", "x"]) == 2
+    assert "exactly one of --video" in capsys.readouterr().err
