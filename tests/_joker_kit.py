@@ -91,3 +91,41 @@ def scripted_deal(game: Joker, winners: Sequence[int], by_seat: Sequence[int]) -
     for trick in tricks:
         for s, code in trick:
             game.apply(ev(f"{s} play {code}"))
+
+
+def scripted_nine(game: Joker, winners: Sequence[int], by_seat: Sequence[int], trump: str = "H") -> None:
+    """Deal, name trump, bid and play a 9-card deal (36j deck) in which trick j is won by winners[j].
+
+    Tricks 0–7 are played in suits HDSC HDSC, everyone following with the card kept for that trick
+    and the planned winner holding the highest of the four. Trick 8 is led by the winner of trick 7
+    (so winners[8] must equal winners[7]) with A♥; the others hold A♦ and the two jokers, played low.
+    The dealer's left names ``trump`` once they hold three cards.
+    """
+    assert game.n == 9 and len(winners) == 9 and winners[8] == winners[7]
+    ranks = {"H": "6789TJQKA", "D": "6789TJQKA", "S": "789TJQKA", "C": "789TJQKA"}
+    hands: list[list[str]] = [[] for _ in range(SEATS)]
+    tricks: list[list[tuple[int, str]]] = []
+    lead = game.left
+    for j, w in enumerate(winners[:8]):
+        suit = "HDSC"[j % 4]
+        four = ranks[suit][4 * (j // 4): 4 * (j // 4) + 4]
+        order = [(lead + i) % SEATS for i in range(SEATS)]
+        others = [s for s in order if s != w]
+        mine = {w: four[3] + suit, **{s: r + suit for s, r in zip(others, four[:3], strict=True)}}
+        for s in range(SEATS):
+            hands[s].append(mine[s])
+        tricks.append([(s, mine[s]) for s in order])
+        lead = w
+    order = [(lead + i) % SEATS for i in range(SEATS)]
+    last = dict(zip(order, ["AH", "AD", "BJ", "RJ"], strict=True))
+    for s in range(SEATS):
+        hands[s].append(last[s])
+    tricks.append([(s, last[s] + (" low" if last[s].endswith("J") else "")) for s in order])
+    for k, code in enumerate(shoe_order(game, [" ".join(h) for h in hands])):
+        if k == 9:  # the dealer's left holds three cards
+            game.apply(ev(f"{game.left} trump {trump}"))
+        game.apply(shoe(code))
+    bid(game, by_seat)
+    for trick in tricks:
+        for s, code in trick:
+            game.apply(ev(f"{s} play {code}"))

@@ -121,3 +121,45 @@ def test_a_record_with_house_rules_replays_to_the_same_state(options: dict, seed
     back = record.loads(record.dumps(g)).game
     assert back.settings == g.settings and back.snapshot() == g.snapshot()
     assert back.score_sheet() == g.score_sheet()
+
+
+def duty_oracle(g: Joker, seat: int) -> set[str]:
+    """The plain cards RULES.md §3 lets ``seat`` play now, worked out from the public table only."""
+    from engine.cards import card
+
+    led = None
+    for item in g.describe()["table"]:
+        mode = item["mode"]
+        if mode.startswith(("want", "give")):
+            led, want = mode[-1], mode.startswith("want")
+        elif mode.startswith("nominal"):
+            led, want = mode[-1], False
+        elif not mode:
+            led, want = card(item["card"]).suit, False
+        if led is not None:
+            break
+    plain = [c for c in g.hand(seat) if not c.is_joker]
+    if led is None:
+        return {c.code for c in plain}
+    same = [c for c in plain if c.suit == led]
+    if same:
+        if want:  # «хочу»: the highest card of the suit
+            return {max(same, key=lambda c: c.index).code}
+        return {c.code for c in same}
+    trump = g.describe()["trump"]
+    trumps = [c for c in plain if c.suit == trump]
+    return {c.code for c in (trumps or plain)}
+
+
+@given(options=house_rules, seed=st.integers(0, 2**32 - 1), deals=st.integers(1, 6))
+@settings(max_examples=30, deadline=None)
+def test_legal_plain_cards_match_an_independent_reading_of_the_follow_and_trump_duties(
+        options: dict, seed: int, deals: int) -> None:
+    g = Joker(options)
+    rng = random.Random(seed)
+    while len(g.results) < deals:
+        if g.phase == "play":
+            seat = g.to_act()
+            listed = {e.cards[0].code for e in g.legal_actions(seat) if not e.cards[0].is_joker}
+            assert listed == duty_oracle(g, seat), (g.describe()["table"], g.hand(seat))
+        step(g, rng)

@@ -301,3 +301,30 @@ def test_a_record_with_an_illegal_play_and_joker_modes_replays_with_the_same_ver
     back = record.loads(text).game
     assert [v.rule for v in back.illegal_plays] == ["follow-suit"]
     assert back.snapshot() == g.snapshot() and back.score_sheet() == g.score_sheet()
+
+
+def test_pulka_two_nine_card_deals_all_tricks_900_and_a_premium_over_deals_9_to_12_only() -> None:
+    from _joker_kit import scripted_nine
+
+    g = skip_to_deal(new(), 9)  # pulka 1 played at random; deals 9–12 have dealers 0, 1, 2, 3
+    first = g.deal_scores()
+    scripted_nine(g, [1] * 9, [1, 9, 0, 0])                        # dealer 0 may not bid 0: bids 1
+    scripted_nine(g, [0, 0, 1, 1, 1, 2, 2, 2, 2], [2, 3, 4, 1])
+    scripted_nine(g, [0, 0, 0, 1, 1, 2, 3, 3, 3], [3, 2, 0, 3])    # dealer 2 may not bid 1: bids 0
+    scripted_nine(g, [0, 1, 1, 2, 2, 3, 3, 1, 1], [1, 4, 2, 1])    # dealer 3 may not bid 2: bids 1
+    assert [r[2] for r in g.results[8:]] == [2, 2, 2, 2]  # hearts named each time
+    assert [list(r[4]) for r in g.results[8:]] == [[0, 9, 0, 0], [2, 3, 4, 0], [3, 2, 1, 3],
+                                                  [1, 4, 2, 2]]
+    # deal  bids (seat 0 1 2 3)  taken     scores
+    #  9    1 9 0 0              0 9 0 0   −200 (хишт)   900 (all 9: 100 × 9)   50     50
+    # 10    2 3 4 1              2 3 4 0    150 (50×3)   200 (50×4)   250 (50×5)   −200 (хишт)
+    # 11    3 2 0 3              3 2 1 3    200          150          10 (10 × 1)   200
+    # 12    1 4 2 1              1 4 2 2    100          250          150           20 (10 × 2)
+    assert g.deal_scores()[8:] == [[-200, 900, 50, 50], [150, 200, 250, -200],
+                                   [200, 150, 10, 200], [100, 250, 150, 20]]
+    assert g.deal_scores()[:8] == first  # pulka 1 untouched
+    # Only seat 1 made every bid of pulka 2: + its highest, 900. The others lose their own highest
+    # of deals 9–12: seat 0 200 (deal 11), seat 2 250 (deal 10), seat 3 200 (deal 11).
+    pulka, points, _items = g.premiums()[1]
+    assert pulka == 2 and points == [-200, 900, -250, -200]
+    assert g.score_sheet().deals[11].points == [100 - 200, 250 + 900, 150 - 250, 20 - 200]
