@@ -89,3 +89,31 @@ def score(events: list[CardEvent], truth: Truth) -> Score:
             s.extra += 1
             s.problems.append(f"extra event {e.to_json()}")
     return s
+
+
+def accuracy_run(deck: str, comp: str, deals: int, folder, seed: int = 0,
+                 difficulty: str = "hard") -> Score:
+    """Teach ``deck`` from one slow pass, then read ``deals`` shuffled hard deals of it."""
+    import random
+    from pathlib import Path
+
+    from vision.cards import composition
+    from vision.footage import make_clip
+    from vision.reader import read_video
+    from vision.teach import teach_from_video
+
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    cards = composition(comp)
+    teach = folder / f"{deck}-pass.mp4"
+    make_clip(teach, deck, cards, "easy", seed=seed)
+    profile = teach_from_video(deck, teach, cards)
+    total = Score()
+    for k in range(deals):
+        deal = cards[:]
+        random.Random(seed * 1000 + k).shuffle(deal)
+        clip = folder / f"{deck}-deal{k}.mp4"
+        truth = make_clip(clip, deck, deal, difficulty, seed=seed * 1000 + k)
+        total.add(score(list(read_video(clip, profile)), truth))
+        clip.unlink()
+    return total
