@@ -741,7 +741,11 @@ class Terz(Game):
     def _score_group(self, seat: int, mask: int, false: bool, ref: int) -> None:
         if not false:
             self.groups[seat].append(mask)
-        if not false or self.on_claim:  # an unclaimed false declaration stands until claimed
+        if not false:
+            self.items.append((seat, group_name(mask), self.group_value(mask), "group", ref))
+        elif self.on_claim and not any(f[2] == ref and f[3] for f in self.fouls if f[1] == "declaration"):
+            # an unclaimed false declaration stands until claimed; one claimed while it was still
+            # waiting for the answer never scores
             self.items.append((seat, group_name(mask), self.group_value(mask), "group", ref))
 
     def _claim(self, seat: int) -> None:

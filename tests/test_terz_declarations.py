@@ -210,6 +210,19 @@ def test_false_declaration_under_on_claim_stands_until_claimed() -> None:
     assert Event("claim", 0) not in game.legal_actions()
 
 
+def test_false_declaration_claimed_before_the_answer_never_scores_for_the_declarer() -> None:
+    # on_claim: seat 0 hears «терц» and asks to see it before answering («по требованию
+    # противника показывает»); seat 1 cannot show 7-8-9♦. The claim gives seat 0 the 20; the
+    # pass that follows must not let the caught терц score for seat 1: seat 0 20, seat 1 0.
+    game = game_b(policy="on_claim")
+    game.record(ev("1 declare 7D 8D 9D"))
+    run(game, "0 claim")
+    assert declared(game) == [20, 0]
+    run(game, "0 pass")
+    assert declared(game) == [20, 0]
+    assert [(i[0], i[2], i[3]) for i in game.items] == [(0, 20, "false-declaration")]
+
+
 def test_false_declaration_under_retract_must_be_taken_back() -> None:
     game = game_b(policy="retract")
     before = game.snapshot()
