@@ -749,9 +749,10 @@ class Joker(Game):
                     if s != made[0]:
                         lost = max(best[s], 0)
                         points[s] -= lost
-                        items.append(ScoreItem(s, f"seat {made[0]}'s premium of pulka {p + 1}: − own "
-                                                  f"highest deal score {best[s]}", -lost,
-                                               "premium-loss"))
+                        what = (f"− own highest deal score {best[s]}" if lost else
+                                f"own highest deal score {best[s]} is negative: nothing lost")
+                        items.append(ScoreItem(s, f"seat {made[0]}'s premium of pulka {p + 1}: {what}",
+                                               -lost, "premium-loss"))
             out.append((p + 1, points, items))
         return out
 

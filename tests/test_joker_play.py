@@ -139,6 +139,16 @@ def test_give_joker_is_the_lowest_of_its_suit() -> None:
     assert g.taken == [0, 1, 0, 0]
 
 
+def test_give_joker_then_a_taking_joker_the_taking_one_wins() -> None:
+    g = table(["RJ 7D 8D 9D", "9H 7C 8C 9C", "BJ TD JD QD", "7H TC JC QC"], turned="7S")
+    plays(g, "0 play RJ give H", "1 play 9H")
+    # Seat 2: no heart, no trump: anything, the joker in every mode (as 6♠ it would trump).
+    assert listed(g, 2) == {"TD", "JD", "QD", "BJ high", "BJ low", "BJ nominal 6S", "BJ nominal 6C"}
+    plays(g, "2 play BJ high", "3 play 7H")
+    # Keys: RJ lowest heart 99, 9H 103, BJ taking 1000+2, 7H 101 → seat 2.
+    assert g.taken == [0, 0, 1, 0] and g.to_act() == 2
+
+
 def test_give_joker_takes_when_nobody_follows_or_trumps() -> None:
     g = table(["RJ 7D 8D 9D", "7C 8C 9C TC", "TD JD QD KD", "JC QC KC AC"], turned="7S")
     plays(g, "0 play RJ give H", "1 play 7C", "2 play TD", "3 play AC")

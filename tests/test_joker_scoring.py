@@ -144,6 +144,8 @@ def test_premium_loss_takes_nothing_from_a_seat_whose_highest_score_is_negative(
     assert [sum(c) for c in zip(*g.deal_scores(), strict=True)] == [3050, 460, 160, -1600]
     assert g.premiums()[0][1] == [800, -100, -100, 0]
     assert g.totals() == [3850, 360, 60, -1600]
+    loss = [i for i in g.score_sheet().deals[7].items if i.rule == "premium-loss" and i.side == 3]
+    assert loss[0].points == 0 and "nothing lost" in loss[0].what
 
 
 def test_no_premium_before_the_pulka_ends() -> None:
