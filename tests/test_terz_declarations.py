@@ -296,3 +296,38 @@ def test_every_engine_error_names_its_rule() -> None:
         with pytest.raises(EngineError) as exc:
             game.apply(ev(text))
         assert exc.value.rule and str(exc.value)
+
+
+# Hand set C — dealer seat 0, seat 1 leads; 7♠ turned: spades are trumps.
+#   seat 1: пятерик 7-В♥ (100), Т♣ Т♦ Т♠ К♠
+#   seat 0: шестерик 7-Д♣ (100; it holds the пятерики 7-В♣ and 8-Д♣), 7♦ 8♦ 9♠
+C1 = "7H 8H 9H TH JH AC AD AS KS"
+C0 = "7C 8C 9C TC JC QC 7D 8D 9S"
+
+
+def test_a_sixer_beats_a_fiver_without_asking_though_both_are_worth_100() -> None:
+    # Seed: «если второй игрок хочет перебить объявленный пятерик шестериком, то он не должен
+    # спрашивать „От чего?“, а говорит: „Не годится“ и записывает себе 100 от шестерика».
+    game = Terz()
+    deal(game, C1, C0, "7S")
+    run(game, "1 declare 7H 8H 9H TH JH", "0 declare 7C 8C 9C TC JC QC")
+    assert declared(game) == [100, 0]                            # шестерик = five_value 100
+    assert [(i[0], i[2], i[3]) for i in game.items] == [(0, 100, "group")]
+    assert game.to_act() == 1                                    # the leader now leads
+
+
+def test_after_ot_chego_a_fiver_is_beaten_only_by_a_higher_fiver() -> None:
+    # «Если же был задан вопрос „От чего“, то перебивать можно только старшим пятериком.»
+    game = Terz()
+    deal(game, C1, C0, "7S")
+    run(game, "1 declare 7H 8H 9H TH JH", "0 ask")
+    with untouched(game), pytest.raises(ActionNotAllowedError) as exc:
+        game.apply(ev("0 declare 7C 8C 9C TC JC QC"))           # the шестерик is too long now
+    assert exc.value.rule == "asked-same-length"
+    with untouched(game), pytest.raises(ActionNotAllowedError) as exc:
+        game.apply(ev("0 declare 7C 8C 9C TC JC"))              # от В♣ = от В♥, neither trump
+    assert exc.value.rule == "does-not-beat"
+    answers = {e for e in game.legal_actions(0) if e.kind != "swap"}
+    assert answers == {Event("pass", 0), ev("0 declare 8C 9C TC JC QC")}
+    run(game, "0 declare 8C 9C TC JC QC")                        # от Д♣ beats от В♥: 100 to seat 0
+    assert declared(game) == [100, 0]

@@ -312,3 +312,15 @@ def test_bad_input_card_not_in_hand_and_actions_before_the_deal() -> None:
     for text in ("2 play AS", "play AS", "1 dance", "1 pass now"):
         with untouched(game), pytest.raises(BadEventError):
             game.apply(ev(text))
+
+
+def test_refill_when_the_follower_wins_the_trick_it_draws_first_and_leads() -> None:
+    game = game_b()                              # ♦ trumps; seat 1 leads
+    run(game, "1 play 7C", "0 play 7D")          # seat 0 trumps the 7♣ and wins
+    assert game.expects_shoe and game.leader == 0
+    run(game, "shoe QS")
+    assert "QS" in hand(game, 0) and "QS" not in hand(game, 1)
+    run(game, "shoe KS")
+    assert "KS" in hand(game, 1) and game.to_act() == 0
+    assert ev("0 declare 7D 8D 9D") not in game.legal_actions(0)   # the 7♦ was played
+    assert game.describe()["stage"] == "lead (may declare)"

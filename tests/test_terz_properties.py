@@ -184,3 +184,94 @@ def test_next_dealer_and_the_end_of_the_game(seed: int, next_dealer: str) -> Non
     for k in range(1, len(game.history)):               # it did not end earlier
         a, b = (sum(d[1][s] for d in game.history[:k]) for s in (0, 1))
         assert max(a, b) < 501 or a == b
+
+
+# An independent model of one deal, written from RULES.md §5 without the engine's tables: who gets
+# each shoe card (packets of three, the dealer's opponent first; card 2h+1 turned; refills winner
+# first, the turned card to the last drawer), which cards a follower may play, who wins each trick,
+# and what each side's tricks are worth.
+PLAIN_LOW_TO_HIGH = "789JQKTA"     # A 10 K Q J 9 8 7
+TRUMP_LOW_TO_HIGH = "78QKTA9J"     # J 9 A 10 K Q 8 7
+
+
+def model_beats(lead: str, other: str, trump: str) -> bool:
+    """Does ``other`` (second card) beat ``lead``?"""
+    if other[1] == lead[1]:
+        order = TRUMP_LOW_TO_HIGH if lead[1] == trump else PLAIN_LOW_TO_HIGH
+        return order.index(other[0]) > order.index(lead[0])
+    return other[1] == trump
+
+
+def model_allowed(hand: set[str], lead: str, trump: str, talon_left: bool) -> set[str]:
+    if talon_left:
+        return set(hand)
+    jack = "J" + trump
+    same = {c for c in hand if c[1] == lead[1]}
+    trumps = {c for c in hand if c[1] == trump}
+    if lead[1] == trump:
+        return same if same - {jack} else set(hand)
+    if same:
+        return same
+    return trumps if trumps - {jack} else set(hand)
+
+
+def model_points(cs: list[str], trump: str) -> int:
+    return sum((TRUMP if c[1] == trump else PLAIN).get(c[0], 0) for c in cs)
+
+
+@given(seed=st.integers(0, 2**32 - 1), options=OPTIONS)
+@settings(max_examples=40, **SETTINGS)
+def test_an_independent_model_agrees_on_hands_duties_tricks_and_card_points(seed: int,
+                                                                            options: dict) -> None:
+    rng = random.Random(seed)
+    game = Terz(**options)
+    size, dealer = options["hand_size"], options["first_dealer"]
+    hands: list[set[str]] = [set(), set()]
+    won: list[list[str]] = [[], []]
+    shoe_n, turned, trump, leader = 0, "", "", 1 - dealer
+    table: list[str] = []
+    drawers: list[int] = []
+    last = -1
+    while game.deal_no == 1:
+        actions = game.legal_actions()
+        seat = game.to_act()
+        if seat is not None and table:             # a follower: compare the cards it may play
+            plays = {e.cards[0].code for e in actions if e.kind == "play" and e.seat == seat}
+            assert plays == model_allowed(hands[seat], table[0], trump, shoe_n < 32 or bool(turned))
+        event = actions[rng.randrange(len(actions))]
+        game.apply(event)
+        if event.kind == "shoe":
+            code = event.cards[0].code
+            shoe_n += 1
+            if shoe_n <= 2 * size:
+                hands[1 - dealer if (shoe_n - 1) // 3 % 2 == 0 else dealer].add(code)
+            elif shoe_n == 2 * size + 1:
+                turned, trump = code, code[1]
+            else:
+                hands[drawers.pop(0)].add(code)
+                if shoe_n == 32:                   # the last drawer takes the card beside the talon
+                    hands[drawers.pop(0)].add(turned)
+                    turned = ""
+        elif event.kind == "swap":
+            hands[event.seat].discard(event.cards[0].code)
+            hands[event.seat].add(turned)
+            turned = event.cards[0].code
+        elif event.kind == "play":
+            code = event.cards[0].code
+            hands[event.seat].remove(code)
+            table.append(code)
+            if len(table) == 2:
+                winner = 1 - leader if model_beats(table[0], table[1], trump) else leader
+                won[winner] += table
+                table, leader, last = [], winner, winner
+                if shoe_n < 32:
+                    first = winner if options["winner_draws_first"] else 1 - winner
+                    drawers = [first, 1 - first]
+        if game.deal_no == 1:
+            assert [hands[s] == {c.code for c in game.hand(s)} for s in (0, 1)] == [True, True]
+            assert game.leader == leader
+    _number, _points, items, _notes = game.history[0]
+    cards_items = {(i[0], i[3]): i[2] for i in items if i[3] in ("card-points", "last-trick")}
+    assert cards_items == {(0, "card-points"): model_points(won[0], trump),
+                           (1, "card-points"): model_points(won[1], trump),
+                           (last, "last-trick"): 10}

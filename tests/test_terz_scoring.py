@@ -134,3 +134,46 @@ def test_declarations_refused_after_the_talon_ran_out_in_the_worked_deal() -> No
     with pytest.raises(ActionNotAllowedError):
         game.record(ev("1 declare JH QH KH"))
     assert game.snapshot() == before and game.raw_log == log
+
+
+def _seats_swapped(lines: list[str]) -> list[str]:
+    return [("1" + line[1:] if line[0] == "0" else "0" + line[1:]) if line[0] in "01" else line
+            for line in lines]
+
+
+def three_deals(**options: object) -> Terz:
+    """The worked deal three times. Deal 1: dealer 0 → seat 0 194, seat 1 176. Seat 1 took the
+    last trick, so it deals deal 2: the same hands by role, the seats swapped → seat 0 176, seat 1
+    194. Seat 0 (in seat 1's role) took the last trick of deal 2, deals deal 3 → 194 / 176 again."""
+    game = Terz(**options)
+    for n in range(3):
+        if game.is_over:
+            break
+        assert game.dealer == n % 2
+        deal(game, SEAT1, SEAT0, TURNED)
+        script = [*FIRST_SEVEN, *LAST_NINE]
+        run(game, *(script if n % 2 == 0 else _seats_swapped(script)))
+    return game
+
+
+def test_game_to_501_both_past_it_the_higher_total_wins() -> None:
+    # after deal 2: 194 + 176 = 370 each (< 501, go on); after deal 3: 370 + 194 = 564 and
+    # 370 + 176 = 546, both past 501: seat 0 has more and wins
+    game = three_deals()
+    sheet = game.score_sheet()
+    assert [d.points for d in sheet.deals] == [[194, 176], [176, 194], [194, 176]]
+    assert sheet.totals == [564, 546] and game.is_over and sheet.winner == 0
+    assert "564 : 546" in sheet.result and "501" in sheet.result
+
+
+def test_equal_totals_at_the_target_play_another_deal() -> None:
+    # target 370: after deal 2 both have exactly 370 — at the target but equal, so no winner yet;
+    # deal 3 decides: 564 against 546
+    game = three_deals(target=370)
+    assert len(game.history) == 3 and game.winner == 0 and game.totals == [564, 546]
+
+
+def test_reaching_the_target_exactly_ends_the_game() -> None:
+    # target 194: seat 0 has exactly 194 after deal 1 (176 for seat 1): "game to N" means reaching N
+    game = three_deals(target=194)
+    assert len(game.history) == 1 and game.is_over and game.winner == 0
