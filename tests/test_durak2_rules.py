@@ -353,3 +353,70 @@ def test_a_record_with_a_redeal_replays_to_the_same_state() -> None:
     # describe() is plain JSON for the table display.
     d = json.loads(json.dumps(game.describe()))
     assert d["redeals"] == 1 and d["expects_shoe"] and d["hand_sizes"] == [0, 0]
+
+
+# ----------------------------------------------------------------------------- review additions
+def test_short_talon_the_attacker_draws_it_all_and_the_defender_out_of_cards_wins() -> None:
+    # The seed's own example: the attacker must draw what the talon holds «даже если это может
+    # привести к его автоматическому проигрышу».
+    game = run(Durak2(), shoe(DEAL) + BOUT1)
+    # Draw after bout 1 (talon 24 -> 12): seat 0 first, then seat 1.
+    run(game, shoe("KC KD KH AS 7H 9S QC QD QH KS 9H TS"))
+    # Bout 2, seat 1 attacks four: QC<KC QD<KD QH<KH, KS (rank K on the table) < AS (higher trump).
+    run(game, ["1 play QC", "0 beat KC QC", "1 play QD", "0 beat KD QD",
+               "1 play QH", "0 beat KH QH", "1 play KS", "0 beat AS KS", "1 done"])
+    # Talon 12 - 4 - 4 = 4 (AC AD AH in the shoe + 8S): seat 1 draws 4 first, then seat 0 draws 4.
+    run(game, shoe("JC JD JH QS TC TD TH JS"))
+    assert hand(game, 0) == codes("7H 9S TC TD TH JS")
+    assert hand(game, 1) == codes("9H TS JC JD JH QS")
+    assert game.describe()["talon"] == 4 and game.describe()["attacker"] == 0
+    # Bout 3, six cards, all beaten: 7H<9H, 9S<TS (rank 9 on the table; higher trump), TC<JC,
+    # TD<JD, TH<JH (rank T), JS<QS (rank J; higher trump). Both hands are now empty.
+    run(game, ["0 play 7H", "1 beat 9H 7H", "0 play 9S", "1 beat TS 9S",
+               "0 play TC", "1 beat JC TC", "0 play TD", "1 beat JD TD",
+               "0 play TH", "1 beat JH TH", "0 play JS", "1 beat QS JS", "0 done"])
+    # Seat 0 (attacker) needs 6 and takes the whole talon: AC AD AH from the shoe, then the turned
+    # 8S. Seat 1 gets nothing; the talon is empty and seat 1 holds no card: seat 1 wins, 0-1.
+    run(game, shoe("AC AD AH"))
+    assert hand(game, 0) == codes("AC AD AH 8S") and hand(game, 1) == set()
+    assert game.is_over
+    sheet = game.score_sheet()
+    assert sheet.totals == [0, 1] and sheet.winner == 1
+    assert [(i.side, i.points, i.rule) for i in sheet.deals[0].items] == [(1, 1, "durak-win")]
+
+
+def test_after_take_a_rank_only_among_the_defending_cards_may_be_thrown_in() -> None:
+    game = run(Durak2(), shoe(DEAL))
+    # 6C is beaten by the trump 7S: ranks 6 and 7 are on the table; 6D follows and is taken.
+    run(game, ["0 play 6C", "1 beat 7S 6C", "0 play 6D", "1 take"])
+    # The 7s are on the table only as a defending card (7S), yet 7C and 7D may follow «беру».
+    assert game.judge(ev("0 play 7C")).legal
+    listed = {str(e) for e in game.legal_actions()}
+    assert listed == {"0 play 6H", "0 play 6S", "0 play 7C", "0 play 7D", "0 done"}
+    # 6C 6D 7C 7D 6H 6S: six cards, the cap (seat 1 held 6 when the bout began).
+    run(game, ["0 play 7C", "0 play 7D", "0 play 6H", "0 play 6S", "0 done"])
+    # Seat 1 takes all seven cards on the table (six attacks + 7S): 5 left + 7 = 12.
+    assert len(hand(game, 1)) == 12 and hand(game, 0) == set()
+    # Seat 0 draws six; seat 1 draws none; seat 0 attacks again.
+    run(game, shoe("AC AD AH KC KD KH"))
+    assert not game.expects_shoe and game.describe()["attacker"] == 0
+
+
+def test_long_game_after_a_drawn_game_no_point_other_dealer_lowest_trump_again() -> None:
+    # Reading where RULES.md is silent (docs/games/durak2.md): a drawn game has no winner to
+    # attack first, so the lowest trump decides again (with its redeal) and the other player deals.
+    game = Durak2(game_type="long3")
+    run(game, shoe(DEAL) + BOUT1 + shoe(A_DRAW1) + A_BOUT2 + shoe("9S TS QH KS AS 7H AC AD 9H AH KH"))
+    run(game, ["0 play AC", "1 beat 9S AC", "0 play AD", "1 beat TS AD",
+               "0 play 9H", "1 beat QH 9H", "0 play AH", "1 beat KS AH",
+               "0 play KH", "1 beat AS KH", "0 done", "1 play 7H", "0 beat 8S 7H", "1 done"])
+    # Both out: a draw, 0-0, the partie goes on (3 wins needed).
+    assert not game.is_over and game.score_sheet().totals == [0, 0]
+    assert game.describe()["game"] == 2 and game.describe()["dealer"] == 0
+    # Dealer seat 0: seat 1 gets cards 1-3 and 7-9. No spade dealt: redeal.
+    run(game, shoe("6C 6D 6H 7C 7D 7H 8C 8D 8H 9C 9D 9H AS"))
+    assert game.describe()["redeals"] == 1 and game.expects_shoe
+    run(game, shoe(DEAL))
+    # Seat 1 now holds 6S (lowest trump) against seat 0's 7S: seat 1 attacks.
+    assert "6S" in hand(game, 1) and "7S" in hand(game, 0)
+    assert game.to_act() == 1 and game.describe()["attacker"] == 1

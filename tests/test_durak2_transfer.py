@@ -59,3 +59,35 @@ def test_transfer_with_a_different_rank_is_illegal() -> None:
     verdict = game.judge(ev("1 transfer 6S"))
     assert not verdict.legal and verdict.rule == "transfer" and "rank" in verdict.message
     assert ev("1 transfer 6S") not in game.legal_actions()
+
+
+def test_after_a_transferred_bout_the_final_attacker_draws_first_the_defender_attacks_next() -> None:
+    # Reading (docs/games/durak2.md): the roles as they stand when the bout ends decide.
+    game = game_t()
+    # Seat 0 leads 6C, seat 1 transfers with 6S: seat 1 attacks, seat 0 defends (5 cards, cap 5).
+    # Seat 0 beats 6C with 8C and 6S with the trump 7H; seat 1 says «бито».
+    run(game, ["0 play 6C", "1 transfer 6S", "0 beat 8C 6C", "0 beat 7H 6S", "1 done"])
+    # Seat 1 (attacker at the end, 5 cards) draws 1 first, then seat 0 (3 cards) draws 3.
+    run(game, shoe("AC"))
+    assert "AC" in hand(game, 1) and len(hand(game, 1)) == 6
+    run(game, shoe("AD AS KC"))
+    assert hand(game, 0) == codes("6D 7C 7D AD AS KC")
+    # After a beaten bout the defender (seat 0) attacks.
+    assert not game.expects_shoe and game.describe()["attacker"] == 0
+
+
+def test_transfer_to_a_player_who_cannot_face_the_cards_is_illegal() -> None:
+    # Super short (hands shrink) with transfer. Bout 1: seat 0 attacks 7C<9C, 7D<9D, 7H<8H (higher
+    # trump), «бито»: seat 0 holds 6C 6D 8C, seat 1 holds 6S 8D TC, seat 1 attacks.
+    game = game_t(game_type="super_short", policy="penalize")
+    run(game, ["0 play 7C", "1 beat 9C 7C", "0 play 7D", "1 beat 9D 7D",
+               "0 play 7H", "1 beat 8H 7H", "0 done"])
+    # Seat 1 leads TC; seat 0 cannot beat it (no higher club, no heart) and takes: seat 0 holds
+    # 6C 6D 8C TC, seat 1 holds 6S 8D and attacks again.
+    run(game, ["1 play TC", "0 take", "1 done"])
+    run(game, ["1 play 6S"])
+    # Seat 1 now holds 1 card (8D): a transfer with 6C would put 2 cards on it. 2 > 1: illegal.
+    verdict = game.judge(ev("0 transfer 6C"))
+    assert not verdict.legal and verdict.rule == "transfer-cap"
+    # Seat 0 cannot beat the 6S (no spade, no trump heart): only «беру» is listed.
+    assert [str(e) for e in game.legal_actions()] == ["0 take"]
