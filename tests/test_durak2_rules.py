@@ -420,3 +420,25 @@ def test_long_game_after_a_drawn_game_no_point_other_dealer_lowest_trump_again()
     # Seat 1 now holds 6S (lowest trump) against seat 0's 7S: seat 1 attacks.
     assert "6S" in hand(game, 1) and "7S" in hand(game, 0)
     assert game.to_act() == 1 and game.describe()["attacker"] == 1
+
+
+def test_super_short_cap_is_the_defenders_hand_though_the_unused_deck_is_not_empty_unlike_seed() -> None:
+    # Seed 000 limits a bout to the defender's hand only «при условии, что в колоде больше не
+    # осталось карт»; in super short the rest of the deck is never used but is not empty.
+    # RULES.md §2: never more than the defender held at the start of the bout, always.
+    # Trump ♠ (AS turned). Seat 0: 6C 6D 6H 7S 7C 8H, seat 1: 9C 9D 9H 8S JC JD; 7S < 8S: seat 0.
+    game = run(Durak2(game_type="super_short"), shoe("6C 6D 6H 9C 9D 9H 7S 7C 8H 8S JC JD AS"))
+    # Bout 1: 6C, «беру», 6D 6H thrown in: seat 1 takes 3 (9 cards), seat 0 keeps 7S 7C 8H.
+    # Bout 2 (same attacker): 7C < 9C, «бито». Seat 0 holds 7S 8H: 2 cards, and defends next.
+    run(game, ["0 play 6C", "1 take", "0 play 6D", "0 play 6H", "0 done",
+               "0 play 7C", "1 beat 9C 7C", "0 done"])
+    assert hand(game, 0) == codes("7S 8H") and game.describe()["attacker"] == 1
+    assert game.describe()["cap"] == 2
+    # Bout 3: seat 1 leads 6C and throws in 6D (2 of 2); the 6H would be card 3 > 2.
+    run(game, ["1 play 6C", "1 play 6D"])
+    verdict = game.judge(ev("1 play 6H"))
+    assert not verdict.legal and verdict.rule == "bout-cap" and "held 2" in verdict.message
+    assert ev("1 play 6H") not in game.legal_actions()
+    # Seat 0 beats 6C with the trump 7S but cannot beat 6D (8H is a heart): «беру».
+    run(game, ["0 beat 7S 6C", "0 take", "1 done"])
+    assert hand(game, 0) == codes("8H 6C 7S 6D") and game.describe()["attacker"] == 1
