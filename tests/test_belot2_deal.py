@@ -147,17 +147,38 @@ def test_seven_swap_only_when_trump_is_the_turned_suit() -> None:
         g.apply(ev("0 swap 7H"))
 
 
-def test_seven_swap_comes_before_the_first_play_and_before_declaring() -> None:
-    g = Belot2()
+def test_seven_swap_comes_before_the_first_play_and_may_follow_a_declaration() -> None:
+    g = Belot2(game_type="501")
     hands = {1: "JH 9H AH AS TS KS AC TC KC", 0: "8H KH 7S 8S 9S 7C 7H 8C 9C"}
     deal(g, hands, "QH", ["1 bid play"])
+    # RULES.md: the swap comes "before their first play"; a declaration is not a play, and the
+    # declared 7-8-9 of spades stays in the hand whatever the swap does to the hearts.
     g.apply(ev("0 declare 7S 8S 9S"))
-    assert ev("0 swap 7H") not in g.legal_actions()
-    with pytest.raises(ActionNotAllowedError, match="before declaring"):
-        g.apply(ev("0 swap 7H"))
-    g.pop()
+    assert ev("0 swap 7H") in g.legal_actions(0)
+    g.apply(ev("0 swap 7H"))
+    assert g.hands[0] == mask("8H QH KH 7S 8S 9S 7C 8C 9C")
+    # The swap brought QH to KH (bella); the declared terz scores, the clubs terz still may.
+    assert ev("0 bella") in g.legal_actions(0)
+    assert {str(a) for a in g.legal_actions(0) if a.kind == "declare"} == {"0 declare 7C 8C 9C"}
+    finish_with_first_legal(g)
+    confirm(g)
+    assert items(g, 1, "combinations") == [(0, 20)]
+    g = Belot2()
+    deal(g, hands, "QH", ["1 bid play"])
     plays(g, "1 JH 0 8H")
     with pytest.raises(ActionNotAllowedError, match="first play"):
+        g.apply(ev("0 swap 7H"))
+
+
+def test_seven_swap_refused_when_the_seven_is_in_a_declared_combination() -> None:
+    g = Belot2()
+    hands = {1: "JH AH TH AS TS KS AC TC KC", 0: "7H 8H 9H 7S 8S 9S 7C 8C KD"}
+    deal(g, hands, "QH", ["1 bid play"])
+    assert ev("0 swap 7H") in g.legal_actions(0)
+    g.apply(ev("0 declare 7H 8H 9H"))
+    # The declared terz 7-8-9 of hearts must stay in the hand: no swap of its 7.
+    assert ev("0 swap 7H") not in g.legal_actions(0)
+    with pytest.raises(ActionNotAllowedError, match="declared"):
         g.apply(ev("0 swap 7H"))
 
 
@@ -242,6 +263,19 @@ def test_bella_is_announced_no_later_than_the_second_card() -> None:
     deal(g2, hands, "TH", ["1 bid play"])
     with pytest.raises(ActionNotAllowedError, match="king and queen"):
         g2.apply(ev("0 bella"))
+
+
+def test_bella_may_be_announced_between_the_first_and_the_second_card() -> None:
+    g = Belot2()
+    hands = {1: "KH QH AH AS TS KS AC TC KC", 0: "7H 8H 9H 7S 8S 9S 7C 8C 9C"}
+    deal(g, hands, "TH", ["1 bid play"])
+    plays(g, "1 KH 0 9H")  # KH is down; QH is still in seat 1's hand
+    assert ev("1 bella") in g.legal_actions(1)
+    g.apply(ev("1 bella"))
+    finish_with_first_legal(g)
+    confirm(g)
+    # Announced no later than the second card (QH): bella scores 20 for seat 1.
+    assert items(g, 1, "bella") == [(1, 20)]
 
 
 def test_play_duties_follow_trump_overtrump() -> None:

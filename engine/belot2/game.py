@@ -231,7 +231,11 @@ class Belot2(Game):
     def _can_swap(self, s: int) -> bool:
         return (not self.swapped and self.trump >= 0 and self.trump == SUIT_OF[self.turned]
                 and bool(self.hands[s] >> SEVEN[self.trump] & 1) and not self.nplayed[s]
-                and not any(d[0] == s for d in self.declared))
+                and not self._declared_with(s, 1 << SEVEN[self.trump]))
+
+    def _declared_with(self, s: int, cards: int) -> bool:
+        """Whether one of seat ``s``'s declared combinations holds any of ``cards``."""
+        return any(d[0] == s and d[1] & cards for d in self.declared)
 
     def _can_bella(self, s: int) -> bool:
         if self.bella[s] or self.trump < 0:
@@ -360,10 +364,10 @@ class Belot2(Game):
             raise CardNotInHandError(f"seat {seat} does not hold {c.pretty()} ({c.code})")
         if self.nplayed[seat]:
             raise ActionNotAllowedError("the seven swap must come before one's first play", "seven-swap")
-        if any(d[0] == seat for d in self.declared):
+        if self._declared_with(seat, c.bit):
             raise ActionNotAllowedError(
-                "swap the seven before declaring combinations (the declared cards must stay in hand)",
-                "seven-swap")
+                f"{c.pretty()} is in a combination seat {seat} declared: a declared combination "
+                "stays in the hand", "seven-swap")
         return legal_verdict(event)
 
     def _judge_declare(self, event: Event) -> Verdict:
@@ -574,7 +578,9 @@ class Belot2(Game):
         self.hands[seat] ^= seven.bit | (1 << self.turned)
         self.turned = seven.index
         self.swapped = True
-        self.avail[seat] = self._runs(self.hands[seat])
+        # Runs touching a declared combination stay as declared (the new card may extend one).
+        self.avail[seat] = [a for a in self._runs(self.hands[seat])
+                            if not self._declared_with(seat, a[0])]
         self._find_bella()
 
     def _do_declare(self, event: Event, _v: Verdict) -> None:
