@@ -90,6 +90,28 @@ def test_hanging_bayd_over_two_ties_goes_to_the_next_higher_scorer() -> None:
     assert g.problems() == []
 
 
+@pytest.mark.parametrize("bids", [["1 bid pass", "0 bid play"], ["1 bid play"]],
+                         ids=["seat-0-declares", "seat-1-declares-and-is-bayd"])
+def test_hanging_bayd_goes_to_the_other_player_when_it_scores_more_next_deal(
+        bids: list[str]) -> None:
+    g = Belot2(game_type="501")
+    deal(g, TIE, TIE_TURNED, ["1 bid play"])
+    plays(g, TIE_PLAY)
+    confirm(g)
+    # Deal 1: 39 = 39, seat 1 (declarer) has its 39 hanging; seat 0 (defender) scores 39.
+    assert g.totals == [39, 0] and g.pot == 39 and (g.dealer, g.first) == (1, 1)
+    # Deal 2: seat 0 holds the sweeping hand and takes all nine tricks though seat 1 leads:
+    # 7H+JH 20, 9H+8H 14, AH+QH 14, AS+7S 11, TS+8S 10, KS+9S 4, AC+7C 11, TC+8C 10, KC+9C 4
+    # = 98, last trick 10 → 108; seat 1 0. Seat 0 declaring: 108 > 0, each its own; seat 1
+    # declaring: 0 < 108, байд, seat 0 scores 108 + 0. Either way seat 0 scores more in this
+    # deal, so the 39 that hung from seat 1's tie go to seat 0: 108 + 39 = 147; 39 + 147 = 186.
+    deal(g, {0: SWEEP[1], 1: SWEEP[0]}, SWEEP_TURNED, bids)
+    plays(g, mirror(SWEEP_PLAY_0_LEADS))
+    confirm(g)
+    assert g.totals == [186, 0] and g.pot == 0
+    assert items(g, 2, "hanging-bayd-won") == [(0, 39)]
+
+
 def test_hanging_bayd_is_dropped_when_the_partie_ends_by_a_claim() -> None:
     g = Belot2(game_type="301")
     deal(g, TIE, TIE_TURNED, ["1 bid play"])
@@ -178,6 +200,15 @@ def test_partie_claim_fails_when_the_claimants_illegal_play_is_caught() -> None:
     # and a caught illegal play by the claimant makes the claim fail: seat 0 wins.
     assert g.winner == 0 and g.totals == [93, 216]
     assert items(g, 3, "wrong-play") == [(1, -93), (0, 93)]
+
+
+def test_partie_claim_fails_under_penalize_without_anyone_pointing_at_the_card() -> None:
+    g = claim_after_an_illegal_play("penalize")
+    assert ev("0 foul 7H") not in g.legal_actions()
+    confirm(g)
+    # Under penalize every illegal play is caught: seat 1's 73 card points + 20 terz = 93 go to
+    # seat 0, and the claimant's caught illegal play makes the claim fail: seat 0 wins 93 : 216.
+    assert g.winner == 0 and g.totals == [93, 216] and "failed" in g.result
 
 
 # Seat 0 wins the combinations (fifty 7-8-9-10 of clubs over seat 1's terz A-K-Q of spades),
@@ -424,3 +455,20 @@ def test_hanging_points_are_dropped_when_the_partie_ends_on_a_tie() -> None:
     # the partie is over, so the hanging 39 go to nobody.
     assert g.is_over and g.winner == 0 and g.totals == [332, 293] and g.pot == 0
     assert any("dropped" in n for n in g.score_sheet().deals[-1].notes)
+
+
+def test_partie_claim_adds_the_points_so_far_without_a_bayd_test() -> None:
+    g = Belot2(game_type="301")
+    to_293_each(g)
+    # Deal 7: seat 0 deals, seat 1 speaks first, declares hearts (turned 7H) and leads.
+    hands = {1: "AS 9S 8S AD 9D 7D JH 9H AH", 0: "7S 7C 8C 9C TC KD QD 8H QH"}
+    deal(g, hands, "7H", ["1 bid play"])
+    g.apply(ev("0 declare 7C 8C 9C TC"))
+    plays(g, "1 AS 0 7S")
+    g.apply(ev("1 claim"))
+    confirm(g)
+    # Seat 1 (declarer): AS+7S 11. Seat 0 (defender): its fifty 50 (seat 1 declared nothing).
+    # A байд test would give the declarer's 11 < 50 to seat 0; «Партия!» has none:
+    # seat 1 293 + 11 = 304 ≥ 301 wins, though seat 0 ends higher, 293 + 50 = 343.
+    assert g.is_over and g.winner == 1 and g.totals == [343, 304]
+    assert "stood" in g.result
