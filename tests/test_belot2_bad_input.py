@@ -157,3 +157,15 @@ def test_confirm_needs_a_seat() -> None:
 
 def test_card_events_take_no_words() -> None:
     refused(playing(), "1 play AS loudly", BadEventError, "bad-event")
+
+
+def test_claim_bella_and_confirm_take_no_cards_or_words() -> None:
+    from _belot2_helpers import plays
+
+    g = playing()
+    plays(g, "1 AS 0 7S")
+    refused(g, "1 claim AS", BadEventError, "bad-event")
+    refused(g, "1 claim now", BadEventError, "bad-event")
+    refused(g, "1 bella loudly", BadEventError, "bad-event")
+    g.apply(ev("1 claim"))
+    refused(g, "0 confirm 7H", BadEventError, "bad-event")

@@ -293,6 +293,7 @@ def test_open_cards_bonus_is_given_once() -> None:
 
 @pytest.mark.parametrize(("bids", "stake", "result"), [
     (["1 bid play"], 1, "wins"),                 # declarer 108 > 0: wins
+    (["1 bid play"], 4, "wins the short partie: seat 0 pays 4"),  # wins 1 stake = 4
     (["1 bid pass", "0 bid play"], 3, "pays seat 1 2 stakes = 6"),  # declarer 0 < 108: 2 × 3
 ])
 def test_short_partie_is_settled_in_stakes(bids: list[str], stake: int, result: str) -> None:

@@ -269,6 +269,11 @@ class Belot2(Game):
             raise BadEventError(f"«{event}» needs seat 0 or 1 in front (e.g. '0 {event.kind} …')")
         return seat
 
+    @staticmethod
+    def _no_words(event: Event) -> None:
+        if event.cards or event.arg:
+            raise BadEventError(f"«{event}»: '{event.kind}' names no card and takes no words")
+
     def _judge_shoe(self, event: Event) -> Verdict:
         if event.seat is not None:
             raise BadEventError("a shoe event has no seat: 'shoe 9H'")
@@ -402,8 +407,7 @@ class Belot2(Game):
         seat = self._seat(event)
         if self.phase != PLAY:
             raise self._phase_error("bella is announced during the play")
-        if event.cards:
-            raise BadEventError("'bella' names no card")
+        self._no_words(event)
         if self.bella[seat]:
             raise ActionNotAllowedError(f"seat {seat} has already announced bella", "bella")
         pair = BELLA[self.trump]
@@ -418,6 +422,7 @@ class Belot2(Game):
 
     def _judge_claim(self, event: Event) -> Verdict:
         seat = self._seat(event)
+        self._no_words(event)
         if self._short:
             raise ActionNotAllowedError("«Партия!» is for long games; this partie is short", "claim")
         if not self._claims:
@@ -459,6 +464,7 @@ class Belot2(Game):
 
     def _judge_confirm(self, event: Event) -> Verdict:
         seat = self._seat(event)
+        self._no_words(event)
         if self.phase != SCORE:
             raise self._phase_error("there is no deal score to confirm yet")
         if self.confirmed[seat]:
