@@ -11,6 +11,8 @@ Event vocabulary (``S`` is the seat, 0 or 1)::
     S pass             the answering seat cannot or will not beat the declared group: it scores
     S swap 7X          the holder of the trump seven puts it beside the talon and takes the turned card
     S claim            (policy on_claim) seat S claims the opponent's false declarations and illegal plays
+    S confirm          (policy on_claim) after the last trick seat S accepts the deal's score: no claims
+                       from S after it; once both seats confirmed, the deal is scored
 
 Deal protocol from the shoe (defaults; all settings): shoe cards 1–18 are the hands, dealt in
 packets of three to the dealer's opponent first and the dealer last (1–3, 7–9, 13–15 to the opponent,
@@ -159,7 +161,8 @@ PASS_EV = (Event("pass", 0), Event("pass", 1))
 ASK_EV = (Event("ask", 0), Event("ask", 1))
 BELLA_EV = (Event("bella", 0), Event("bella", 1))
 CLAIM_EV = (Event("claim", 0), Event("claim", 1))
-KINDS = ("shoe", "play", "declare", "bella", "ask", "pass", "swap", "claim")
+CONFIRM_EV = (Event("confirm", 0), Event("confirm", 1))
+KINDS = ("shoe", "play", "declare", "bella", "ask", "pass", "swap", "claim", "confirm")
 
 GROUP_NAMES = {3: "терц", 4: "четверик", 5: "пятерик", 6: "шестерик", 7: "семерик", 8: "восьмерик"}
 
@@ -215,8 +218,10 @@ def group_name(mask: int) -> str:
 ST_LEAD, ST_RESPOND, ST_ASKED, ST_LEAD_PLAY, ST_FOLLOW_FREE, ST_FOLLOW = range(6)
 STAGE_NAMES = ("lead (may declare)", "answer the declaration", "answer after «от чего?»",
                "lead", "follow (may declare)", "follow")
-PH_DEAL, PH_DRAW, PH_PLAY, PH_OVER = range(4)
-PHASE_NAMES = ("deal", "draw", "play", "over")
+# PH_SCORE (policy on_claim only): the deal is played out and waits for both seats to confirm its
+# score, so that a foul can still be claimed at the count («before the score is confirmed»).
+PH_DEAL, PH_DRAW, PH_PLAY, PH_OVER, PH_SCORE = range(5)
+PHASE_NAMES = ("deal", "draw", "play", "over", "score")
 
 # A verdict per interned legal event, reused (keyed by identity; the verdict keeps the event alive).
 _OK: dict[int, Verdict] = {}
@@ -291,10 +296,13 @@ class Terz(Game):
         self.items: list[tuple[int, str, int, str, int]] = []  # side, what, points, rule, ref
         self.fouls: list[tuple[int, str, int, bool, str, int]] = []  # seat, kind, ref, counted, message, value
         self.refs = 0
+        self.confirmed = [False, False]           # on_claim: who accepted the deal's score
 
     # ------------------------------------------------------------------ queries
     def to_act(self) -> int | None:
         if self.phase != PH_PLAY:
+            if self.phase == PH_SCORE:
+                return 0 if not self.confirmed[0] else 1
             return None
         st = self.stage
         return self.leader if st in (ST_LEAD, ST_LEAD_PLAY) else 1 - self.leader
@@ -374,6 +382,13 @@ class Terz(Game):
 
     def _legal(self, seat: int | None) -> list[Event]:
         out: list[Event] = []
+        if self.phase == PH_SCORE:
+            for s in (0, 1) if seat is None else (seat,):
+                if not self.confirmed[s]:
+                    if any(f[0] != s and not f[3] for f in self.fouls):
+                        out.append(CLAIM_EV[s])
+                    out.append(CONFIRM_EV[s])
+            return out
         actor = self.to_act()
         if actor is None:
             return out
@@ -433,6 +448,14 @@ class Terz(Game):
         if seat != 0 and seat != 1:
             raise BadEventError(f"{event}: Terz needs seat 0 or 1 first, e.g. '0 {kind}'")
         if self.phase != PH_PLAY:
+            if self.phase == PH_SCORE:
+                if kind == "claim":
+                    return self._judge_claim(event, seat)
+                if kind == "confirm":
+                    return self._judge_confirm(event, seat)
+                raise ActionNotAllowedError(
+                    f"{event}: the deal is played out; each seat confirms its score "
+                    f"(or claims a foul first): '0 confirm', '1 confirm'", "score-step")
             if self.phase == PH_OVER:
                 raise ActionNotAllowedError("the game is over", "game-over")
             raise ActionNotAllowedError(
@@ -457,6 +480,12 @@ class Terz(Game):
             return _ok(event)
         if kind == "swap":
             return self._judge_swap(event, seat)
+        if kind == "confirm":
+            self._no_cards(event)
+            raise ActionNotAllowedError(
+                f"{event}: there is no deal score to confirm yet: the deal is still being played"
+                + ("" if self.on_claim else f" (and policy {self.settings.policy} has no confirm step)"),
+                "nothing-to-confirm")
         return self._judge_claim(event, seat)
 
     @staticmethod
@@ -613,6 +642,17 @@ class Terz(Game):
             raise ActionNotAllowedError(
                 f"{event}: seat {1 - seat} has made no false declaration or illegal play to claim in "
                 "this deal", "nothing-to-claim")
+        if self.confirmed[seat]:
+            raise ActionNotAllowedError(
+                f"{event}: seat {seat} has confirmed the deal's score: too late to claim", "claim-too-late")
+        return _ok(event)
+
+    def _judge_confirm(self, event: Event, seat: int) -> Verdict:
+        self._no_cards(event)
+        if self.confirmed[seat]:
+            raise ActionNotAllowedError(
+                f"{event}: seat {seat} has confirmed already; waiting for seat {1 - seat}",
+                "already-confirmed")
         return _ok(event)
 
     # ------------------------------------------------------------------ folding
@@ -647,6 +687,10 @@ class Terz(Game):
             self.turned = seven
         elif kind == "claim":
             self._claim(event.seat)  # type: ignore[arg-type]
+        elif kind == "confirm":
+            self.confirmed[event.seat] = True  # type: ignore[index]
+            if self.confirmed[0] and self.confirmed[1]:
+                self._end_deal()
 
     def _do_shoe(self, idx: int) -> None:
         bit = 1 << idx
@@ -700,7 +744,10 @@ class Terz(Game):
         self.leader = winner
         if not self.hands[winner] and not self.hands[1 - winner]:
             self.last_winner = winner
-            self._end_deal()
+            if self.on_claim:
+                self.phase = PH_SCORE   # claims stay open until both seats confirm the score
+            else:
+                self._end_deal()
         elif self.talon:
             self.phase = PH_DRAW
             first_draws = winner if self.winner_first else 1 - winner
@@ -828,6 +875,7 @@ class Terz(Game):
             "declared": [sum(p for side, _w, p, _r, _ref in self.items if side == k) for k in (0, 1)],
             "totals": list(self.totals),
             "winner": self.winner,
+            "confirmed": list(self.confirmed),
             "fouls": [{"seat": f[0], "kind": f[1], "message": f[4], "counted": f[3]} for f in self.fouls],
         })
         return out

@@ -233,6 +233,8 @@ def test_illegal_play_penalty_hand_worked(options: dict, points: list[int]) -> N
     run(game, *FIRST_SEVEN, *LAST_NINE[:5], "0 play TC")
     assert not game.record(ev("1 play 9H")).legal
     run(game, *FOUL_FINISH)
+    if options.get("policy") == "on_claim":
+        run(game, "0 confirm", "1 confirm")       # the score step after the last trick
     assert game.score_sheet().deals[0].points == points
 
 
@@ -242,7 +244,7 @@ def test_illegal_play_claimed_under_on_claim_hand_worked() -> None:
     run(game, *FIRST_SEVEN, *LAST_NINE[:5], "0 play TC")
     game.record(ev("1 play 9H"))
     assert Event("claim", 0) in game.legal_actions(0)
-    run(game, "0 claim", *FOUL_FINISH)
+    run(game, "0 claim", *FOUL_FINISH, "1 confirm", "0 confirm")
     assert game.score_sheet().deals[0].points == [370, 0]    # as under penalize
 
 
@@ -324,3 +326,76 @@ def test_refill_when_the_follower_wins_the_trick_it_draws_first_and_leads() -> N
     assert "KS" in hand(game, 1) and game.to_act() == 0
     assert ev("0 declare 7D 8D 9D") not in game.legal_actions(0)   # the 7♦ was played
     assert game.describe()["stage"] == "lead (may declare)"
+
+
+# ----------------------------------------------------------------------------- on_claim: the score step
+# Common conventions: under on_claim the penalty applies if the victim claims "before the score is
+# confirmed". After the last trick the deal waits for `S confirm` from both seats; until a seat
+# confirms it may still claim.
+
+
+def foul_deal_played_out(**options: object) -> Terz:
+    game = Terz(policy="on_claim", **options)
+    deal(game, SEAT1, SEAT0, TURNED)
+    run(game, *FIRST_SEVEN, *LAST_NINE[:5], "0 play TC")
+    game.record(ev("1 play 9H"))                 # held Д♣, did not follow suit: not claimed in play
+    run(game, *FOUL_FINISH)
+    return game
+
+
+def test_on_claim_a_foul_claimed_after_the_last_trick_before_confirming() -> None:
+    game = foul_deal_played_out()
+    assert game.history == [] and game.describe()["phase"] == "score"
+    assert set(game.legal_actions()) == {Event("claim", 0), Event("confirm", 0), Event("confirm", 1)}
+    run(game, "0 claim", "1 confirm", "0 confirm")
+    # as under penalize: seat 1's 96 + 10 + 70 = 176 go to seat 0: 44 + 150 + 176 = 370, seat 1 0
+    assert game.score_sheet().deals[0].points == [370, 0]
+    assert game.deal_no == 2 and game.dealer == 1 and game.expects_shoe
+
+
+def test_on_claim_confirmed_without_a_claim_the_deal_stands() -> None:
+    game = foul_deal_played_out()
+    run(game, "0 confirm")
+    with untouched(game), pytest.raises(ActionNotAllowedError) as exc:
+        game.apply(ev("0 claim"))                # seat 0 accepted the score: too late
+    assert exc.value.rule == "claim-too-late"
+    with untouched(game), pytest.raises(ActionNotAllowedError):
+        game.apply(ev("0 confirm"))              # once is enough
+    run(game, "1 confirm")
+    assert game.score_sheet().deals[0].points == [194, 176]    # 44 + 150, 96 + 10 + 70
+
+
+def test_on_claim_a_false_declaration_claimed_at_the_count() -> None:
+    # The worked deal, but at lead 1 seat 1 declares a терц 7-8-9♦ it does not hold (instead of
+    # its true 9-10-J♥); seat 0 beats it with the четверик 10-K♦ as before, and claims at the count.
+    game = Terz(policy="on_claim")
+    deal(game, SEAT1, SEAT0, TURNED)
+    game.record(ev("1 declare 7D 8D 9D"))        # seat 1 holds none of them (seat 0 holds 7♦)
+    run(game, "0 declare TD JD QD KD", *FIRST_SEVEN[2:], *LAST_NINE)
+    assert game.describe()["phase"] == "score"
+    run(game, "0 claim", "0 confirm", "1 confirm")
+    # seat 0: 44 + 150 + 20 (seat 1's false терц) = 214; seat 1: 96 + 10 + 70 = 176
+    assert game.score_sheet().deals[0].points == [214, 176]
+
+
+def test_without_on_claim_the_deal_is_scored_at_its_last_card_and_confirm_is_refused() -> None:
+    game = Terz()
+    deal(game, SEAT1, SEAT0, TURNED)
+    run(game, *FIRST_SEVEN, *LAST_NINE)
+    assert len(game.history) == 1 and game.expects_shoe
+    with untouched(game), pytest.raises(ActionNotAllowedError):
+        game.apply(ev("0 confirm"))
+
+
+def test_bad_input_in_the_score_step() -> None:
+    game = foul_deal_played_out()
+    for text, error in (("1 play AS", ActionNotAllowedError), ("shoe 7H", ActionNotAllowedError),
+                        ("1 claim", ActionNotAllowedError),      # seat 0 made no foul
+                        ("0 confirm now", BadEventError), ("0 declare 9H TH JH", ActionNotAllowedError)):
+        with untouched(game), pytest.raises(error):
+            game.apply(ev(text))
+    game = Terz(policy="on_claim")
+    deal(game, SEAT1, SEAT0, TURNED)
+    with untouched(game), pytest.raises(ActionNotAllowedError) as exc:
+        game.apply(ev("1 confirm"))              # nothing to confirm while the deal is played
+    assert exc.value.rule == "nothing-to-confirm"

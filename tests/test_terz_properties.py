@@ -13,7 +13,7 @@ from engine.cards import SUITS, card
 from engine.errors import EngineError
 from engine.events import Event, card_event
 from engine.playout import play_out
-from engine.terz import Terz, declare_event
+from engine.terz import PH_SCORE, Terz, declare_event
 
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 OPTIONS = st.fixed_dictionaries({
@@ -78,19 +78,19 @@ def candidate_events(game: Terz) -> list[Event]:
                     run = ((1 << (hi - lo + 1)) - 1) << (9 * s + lo)
                     if hand & run == run or (hi - lo == 2 and lo == 1):   # a few not held, too
                         out.append(declare_event(seat, run))
-        out += [Event(k, seat) for k in ("bella", "ask", "pass", "claim")]
+        out += [Event(k, seat) for k in ("bella", "ask", "pass", "claim", "confirm")]
     return out
 
 
-@given(seed=st.integers(0, 2**32 - 1))
+@given(seed=st.integers(0, 2**32 - 1), policy=st.sampled_from(["penalize", "on_claim"]))
 @settings(max_examples=15, **SETTINGS)
-def test_legal_actions_are_exactly_the_legal_events(seed: int) -> None:
+def test_legal_actions_are_exactly_the_legal_events(seed: int, policy: str) -> None:
     rng = random.Random(seed)
-    game = Terz()
+    game = Terz(policy=policy)            # on_claim adds the score step after the last trick
     steps = 0
     while game.deal_no == 1:
         actions = game.legal_actions()
-        if not game.expects_shoe and steps % 3 == 0:
+        if not game.expects_shoe and (steps % 3 == 0 or game.phase == PH_SCORE):
             listed = set(actions)
             before = game.snapshot()
             for action in actions:                      # every listed action applies …
