@@ -39,6 +39,17 @@ def test_kapo_s_ruki_without_k_beats_a_kapo_with_k_and_is_said_out_of_turn() -> 
     assert not {a for a in args(game, 3) if a.startswith("hand")}
 
 
+def test_no_kapo_s_ruki_after_contra() -> None:
+    game = dealt()
+    run(game, "1 bid 8:H; 2 bid contra")
+    # After Контра no significant bid may follow, not even a Капо с руки out of turn by seat 3
+    # (whose partner, seat 1, is the bidder) or by seat 0 (whose partner said the Контра).
+    for line in ("3 bid hand:S", "0 bid hand:C"):
+        with pytest.raises(BidNotAllowedError) as err:
+            run(game, line)
+        assert err.value.rule == "after-contra"
+
+
 def test_three_passes_where_the_bidders_own_pair_passed_twice() -> None:
     game = dealt()
     # Passes by 3, 0, 1 after seat 2's 9♠: seats 3 and 1 (pair 1 & 3) made two of the three, so
