@@ -1,10 +1,11 @@
 """Deck-agnostic card geometry in one frame: where the card is across, and its leading edges.
 
-Cards are bright; the shoe interior behind them is dark. Two thin strips just inside the card's
-left and right edges are bright wherever a card covers them and dark at a card boundary, because
-every card has rounded corners (and usually an outline) that let the dark interior show through
-even when cards follow each other with no gap. A leading edge is where both strips turn dark
-below a stretch of card.
+Cards are bright; the shoe interior behind them is dark. Near each side of the card we find, row
+by row, where the card starts and ends. At a boundary between two cards the rounded corners (and
+usually an outline) let the dark interior show through, so those rows are narrower than a card or
+dark altogether, even when cards follow each other with no gap; cards that sit a few pixels apart
+sideways keep their full width. A leading edge is where such a boundary starts below a stretch of
+card.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ import numpy as np
 MIN_CONTRAST = 40.0  # grey levels between card and shoe interior before we believe a card is there
 MIN_CARD_ROWS = 14  # a stretch of card this tall above an edge
 MIN_GAP_ROWS = 3  # a boundary shows at least this many dark rows
-LOCAL_WHITE_ROWS = 81  # rows around each row used to judge what white looks like there
+WHITE_BLOCK = 16  # rows; white is judged from the blocks around each row...
+WHITE_REACH = 2  # ...this many blocks either side
 SIDE_SLACK = 12  # px outside the frame-wide card extent a card may sit
 SIDE_REACH = 30  # px inside it we look for the card's side
 NOTCH = 0.01  # a row narrower than the card by this share of its width is at a corner
@@ -28,21 +30,35 @@ class Geometry:
     left: int
     right: int
     edges: tuple[int, ...]  # rows where a card above ends (its leading edge starts to round off)
-    covered: float  # fraction of strip rows showing card
+    covered: float  # fraction of rows showing card
 
     @property
     def width(self) -> int:
         return self.right - self.left
 
 
+def _local_max(values: np.ndarray) -> np.ndarray:
+    """Maximum over the neighbouring blocks of rows, for every row (a cheap running maximum)."""
+    n = len(values)
+    blocks = -(-n // WHITE_BLOCK)
+    padded = np.zeros(blocks * WHITE_BLOCK, np.float32)
+    padded[:n] = values
+    block_max = padded.reshape(blocks, WHITE_BLOCK).max(axis=1)
+    spread = block_max.copy()
+    for k in range(1, WHITE_REACH + 1):
+        spread[k:] = np.maximum(spread[k:], block_max[:-k])
+        spread[:-k] = np.maximum(spread[:-k], block_max[k:])
+    return np.repeat(spread, WHITE_BLOCK)[:n]
+
+
 def locate(gray: np.ndarray, card_width: float | None = None) -> Geometry | None:
-    """Card extent and leading edges in a greyscale frame, or None when no card is in view.
+    """Card extent and leading edges in a one-channel frame, or None when no card is in view.
 
     With ``card_width`` known, a lit span wider than a card (a finger beside it) is narrowed to
     the card-wide stretch that is lit the most.
     """
-    h = gray.shape[0]
-    cols = gray[::8].mean(axis=0)
+    h, w = gray.shape
+    cols = cv2.reduce(np.ascontiguousarray(gray[::8]), 0, cv2.REDUCE_AVG, dtype=cv2.CV_32F)[0]
     lo, hi = float(cols.min()), float(cols.max())
     if hi - lo < MIN_CONTRAST:
         return None
@@ -57,24 +73,21 @@ def locate(gray: np.ndarray, card_width: float | None = None) -> Geometry | None
         right = left + span
     if right - left < 40:
         return None
-    # Where each row's card starts and ends near the card's sides: at a boundary between two
-    # cards the rounded corners pull both in (or the row is dark altogether), while cards that
-    # sit a few pixels apart sideways keep their full width.
-    lo_l, hi_l = max(0, left - SIDE_SLACK), min(right, left + SIDE_REACH)
-    lo_r, hi_r = max(left, right - SIDE_REACH), min(gray.shape[1], right + SIDE_SLACK + 1)
-    band_l, band_r = gray[:, lo_l:hi_l], gray[:, lo_r:hi_r]
     outside = np.concatenate([cols[: max(0, left - 6)], cols[right + 7:]])
     dark = float(np.median(outside)) if outside.size else lo
+
+    lo_l, hi_l = max(0, left - SIDE_SLACK), min(right, left + SIDE_REACH)
+    lo_r, hi_r = max(left, right - SIDE_REACH), min(w, right + SIDE_SLACK + 1)
+    band_l = np.ascontiguousarray(gray[:, lo_l:hi_l])
+    band_r = np.ascontiguousarray(gray[:, lo_r:hi_r][:, ::-1])  # outermost column first
     # Judge each row against the card's white nearby, so dim corners of an unevenly lit window
     # do not look like gaps between cards.
-    row_white = np.minimum(band_l.max(axis=1), band_r.max(axis=1)).astype(np.float32)
-    white = cv2.dilate(row_white.reshape(-1, 1), np.ones((LOCAL_WHITE_ROWS, 1), np.uint8)).ravel()
-    thr = (dark + 0.45 * (white - dark))[:, None]
-    lit_l, lit_r = band_l > thr, band_r > thr
-    has = lit_l.any(axis=1) & lit_r.any(axis=1)
-    first = lo_l + np.argmax(lit_l, axis=1)
-    last = hi_r - 1 - np.argmax(lit_r[:, ::-1], axis=1)
-    widths = last - first
+    white = _local_max(np.minimum(band_l.max(axis=1), band_r.max(axis=1)))
+    thr_rows = (dark + 0.45 * (white - dark)).astype(np.float32)[:, None]
+    lit_l, lit_r = band_l > thr_rows, band_r > thr_rows
+    first_l, first_r = lit_l.argmax(axis=1), lit_r.argmax(axis=1)
+    has = lit_l[np.arange(h), first_l] & lit_r[np.arange(h), first_r]
+    widths = (hi_r - 1 - first_r) - (lo_l + first_l)
     full = float(np.median(widths[has])) if has.any() else 0.0
     card = has & (widths >= full - max(3.0, NOTCH * full)) & (white - dark >= MIN_CONTRAST)
     # Fill single-row dropouts from noise so one card is not split in two.
@@ -84,7 +97,8 @@ def locate(gray: np.ndarray, card_width: float | None = None) -> Geometry | None
     starts = [0, *change.tolist()]
     ends = [*change.tolist(), h]
     for s, e in zip(starts, ends, strict=True):
-        # A card stretch above, and a gap of a few rows below that is not just the frame's end.
-        if card[s] and e - s >= MIN_CARD_ROWS and e <= h - MIN_GAP_ROWS and not card[e: e + MIN_GAP_ROWS].any():
+        # A card stretch above, then a gap of a few rows that is not just the frame's end.
+        if (card[s] and e - s >= MIN_CARD_ROWS and e <= h - MIN_GAP_ROWS
+                and not card[e: e + MIN_GAP_ROWS].any()):
             edges.append(e)
     return Geometry(left, right, tuple(edges), float(card.mean()))

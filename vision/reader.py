@@ -24,10 +24,10 @@ from vision.locate import Geometry, locate
 from vision.profile import DeckProfile
 from vision.track import EdgeTracker, Track
 
-COARSE = 0.5  # the index is first found at half resolution...
+COARSE = 0.5  # the index is first found at half resolution in grey...
 COARSE_BLUR = 3  # ...with this much vertical blur on both sides (hides motion-blur differences)
 FINE_BLUR = 6  # the same blur at full resolution, where cards are finally scored
-REFINE = 2  # px around the found index where every card is scored at full resolution
+REFINE = 1  # px around the found index where every card is scored at full resolution
 MIN_SCORE = 0.45  # best correlation below this is not a card face we know
 # Lead over every other card, as a share of how different the two taught corners are (1 = the
 # view is exactly the best card's corner, 0 = halfway between the two):
@@ -97,8 +97,8 @@ class ShoeReader:
             raise ValueError("frames must be BGR images")
         if self._tracker is None:
             self._tracker = EdgeTracker(frame.shape[0])
-        gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-        geo = locate(gray, self._expected_width())
+        # The green channel is brightness enough to find cards, and costs no conversion.
+        geo = locate(frame[:, :, 1], self._expected_width())
         events: list[CardEvent] = []
         if geo is not None and not self._card_sized(geo):
             events += self._obstruction(geo)
@@ -159,7 +159,7 @@ class ShoeReader:
         if self._scale and abs(scale / self._scale - 1) < 0.03:
             return
         self._scale = scale
-        self._coarse = _Bank(self._raw.values(), scale * COARSE, COARSE_BLUR)
+        self._coarse = _Bank(self._raw.values(), scale * COARSE, COARSE_BLUR, gray=True)
         self._fine = _Bank(self._raw.values(), scale, FINE_BLUR)
         # How far apart each pair of taught corners is (1 - correlation), so a lead can be judged
         # against what separates the two. Taught corners are registered alike, so no shifts.
@@ -236,8 +236,9 @@ def _unit(template: np.ndarray) -> np.ndarray:
 class _Bank:
     """All taught corners at one scale, as rows of a matrix for one-product matching."""
 
-    def __init__(self, templates, scale: float, blur: int) -> None:
+    def __init__(self, templates, scale: float, blur: int, gray: bool = False) -> None:
         self.blur = blur
+        self.gray = gray
         images = [
             self.prepare(cv2.resize(t, (max(4, round(t.shape[1] * scale)),
                                         max(4, round(t.shape[0] * scale))),
@@ -248,8 +249,12 @@ class _Bank:
         self.vectors = np.stack([_unit(t) for t in images])
 
     def prepare(self, image: np.ndarray) -> np.ndarray:
+        if self.gray:
+            image = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         image = image.astype(np.float32)
-        return cv2.blur(image, (1, self.blur)) if self.blur > 1 else image
+        if self.blur > 1:
+            image = cv2.blur(image, (1, self.blur))
+        return image if image.ndim == 3 else image[:, :, None]
 
     def correlate(self, image: np.ndarray) -> np.ndarray:
         """Zero-mean normalised correlation of every template at every offset in ``image``.
@@ -260,10 +265,13 @@ class _Bank:
         th, tw = self.th, self.tw
         win = np.lib.stride_tricks.sliding_window_view(image, (th, tw), axis=(0, 1))
         # win: (py, px, channels, th, tw) -> one row per offset, pixels in template order
-        rows = np.ascontiguousarray(win.transpose(0, 1, 3, 4, 2)).reshape(-1, th * tw * 3)
+        rows = np.ascontiguousarray(win.transpose(0, 1, 3, 4, 2)).reshape(
+            -1, th * tw * image.shape[2])
         dots = rows @ self.vectors.T  # templates are zero-mean, so window means drop out
         # Window energy about its own per-channel mean, from integral images.
-        total, squares = cv2.integral2(image)
+        total, squares = cv2.integral2(image if image.shape[2] > 1 else image[:, :, 0])
+        if total.ndim == 2:
+            total, squares = total[:, :, None], squares[:, :, None]
         py, px = image.shape[0] - th + 1, image.shape[1] - tw + 1
 
         def box(a: np.ndarray) -> np.ndarray:

@@ -76,7 +76,7 @@ def _corners_from_video(path: Path) -> tuple[list[np.ndarray], float]:
     for frame in frames(path):
         if tracker is None:
             tracker = EdgeTracker(frame.shape[0])
-        geo = locate(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY))
+        geo = locate(frame[:, :, 1])
         _, track = tracker.update(0, geo.edges if geo else ())
         if track is None or geo is None:
             continue
