@@ -103,8 +103,8 @@ def card_images(deck: str, width: int = 400) -> dict[str, np.ndarray]:
     if not all((folder / f"{c}.png").is_file() for c in codes):
         sheet = _render_sheet(svg, int(width * _GRID_COLS * 1.02))
         h, w = sheet.shape[:2]
-        tmp = Path(tempfile.mkdtemp(dir=folder.parent if folder.parent.exists() else None))
         folder.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(dir=folder.parent))
         crops = {}
         for code in codes:
             row, col = _cell(code)
@@ -117,7 +117,8 @@ def card_images(deck: str, width: int = 400) -> dict[str, np.ndarray]:
         for code, card in crops.items():
             card = cv2.resize(card, (width, height), interpolation=cv2.INTER_AREA)
             cv2.imwrite(str(tmp / f"{code}.png"), card)
-        # Publish the whole deck at once so parallel test workers never see half a cache.
+        # Publish the whole deck at once so parallel workers never see half a cache; if another
+        # worker got there first, its copy is as good as ours.
         try:
             tmp.rename(folder)
         except OSError:

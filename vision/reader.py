@@ -12,7 +12,7 @@ soon as the evidence is clear, and at the latest two frames after the index came
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -317,15 +317,20 @@ def frame_count(path: Path) -> int:
     return max(n, 0)
 
 
+def read_frames(source: Iterable[np.ndarray], profile: DeckProfile) -> Iterator[CardEvent]:
+    """Card events from any frame source (a file, or a camera's capture loop), as they happen."""
+    reader = ShoeReader(profile)
+    for frame in source:
+        yield from reader.feed(frame)
+    yield from reader.finish()
+
+
 def read_video(path: Path, profile: DeckProfile, progress: bool = False) -> Iterator[CardEvent]:
     """Card events of a clip, in order, exactly as a live reader would have emitted them."""
-    reader = ShoeReader(profile)
-    source = frames(path)
+    source: Iterable[np.ndarray] = frames(path)
     if progress:
         from tqdm import tqdm
 
         source = tqdm(source, total=frame_count(path) or None, unit="frame", desc="reading",
                       leave=False)
-    for frame in source:
-        yield from reader.feed(frame)
-    yield from reader.finish()
+    yield from read_frames(source, profile)
