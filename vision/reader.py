@@ -32,8 +32,9 @@ REFINE = 1  # px around the found index where every card is scored at full resol
 MIN_SCORE = 0.45  # best correlation below this is not a card face we know
 # Lead over every other card, as a share of how different the two taught corners are (1 = the
 # view is exactly the best card's corner, 0 = halfway between the two):
-SURE_LEAD = 0.25  # needed to name a card
-QUICK_LEAD = 0.5  # ... or to name it from a single frame
+SURE_LEAD = 0.25  # needed to name a card from two or more looks
+QUICK_LEAD = 0.5  # ... from one look while more may come
+LAST_LEAD = 0.35  # ... from the only look a card gave before it left
 MAX_LOOKS = 3  # frames of index evidence before the reader must answer
 WIDTH_SAMPLES = 5  # card edges seen before a stills-taught profile fixes the card size
 WIDTH_TOLERANCE = 0.12  # lit object this much narrower/wider than a card is not a card
@@ -214,7 +215,8 @@ class ShoeReader:
         lead = float(np.min((best - mean[others]) / self._distance[b, others])) if others.any() else 1.0
         looks = len(good)
         sure = best >= MIN_SCORE and (
-            (lead >= SURE_LEAD and (looks >= 2 or final)) or lead >= QUICK_LEAD)
+            (lead >= SURE_LEAD and looks >= 2) or lead >= QUICK_LEAD
+            or (final and lead >= LAST_LEAD))
         if not sure and not final:
             return None
         track.done = True
