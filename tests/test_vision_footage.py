@@ -1,0 +1,65 @@
+"""The synthetic shoe: ground truth that matches the clip, at the difficulty asked for."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.artwork import ArtworkError, card_images
+from vision.cards import composition
+from vision.footage import FACE_DOWN, OBJECT, Truth, make_clip, truth_path
+
+
+def test_artwork_renders_every_card_at_one_size():
+    images = card_images("Атласные")
+    assert set(images) >= set(composition("36")) | {"BJ", "RJ", "back"}
+    shapes = {img.shape for img in images.values()}
+    assert len(shapes) == 1
+    h, w, channels = shapes.pop()
+    assert (w, channels) == (400, 4) and 1.4 < h / w < 1.6
+    # Corners are rounded: the very corner pixel is transparent, the centre opaque.
+    assert images["QS"][0, 0, 3] == 0 and images["QS"][h // 2, w // 2, 3] == 255
+
+
+def test_unknown_artwork_is_a_clear_error():
+    with pytest.raises(ArtworkError, match="no card artwork called"):
+        card_images("no-such-deck")
+
+
+def test_hard_clip_shows_each_index_for_only_a_few_frames(tmp_path):
+    cards = composition("32")[:16]
+    truth = make_clip(tmp_path / "hard.mp4", "anglo", cards, "hard", seed=1)
+    assert [i.card for i in truth.items] == cards
+    spans = [i.exit_frame - i.visible_frame for i in truth.items]
+    assert all(1 <= s <= 5 for s in spans), spans
+    starts = [i.visible_frame for i in truth.items]
+    assert starts == sorted(starts) and len(set(starts)) == len(starts)
+    assert Truth.load(truth_path(tmp_path / "hard.mp4")) == truth
+
+
+def test_same_seed_same_clip(tmp_path):
+    a = make_clip(tmp_path / "a.mp4", "simplistic", ["QS", "7D"], "normal", seed=4)
+    b = make_clip(tmp_path / "b.mp4", "simplistic", ["QS", "7D"], "normal", seed=4)
+    assert a.items == b.items and a.frames == b.frames
+    fa = cv2.VideoCapture(str(tmp_path / "a.mp4")).read()[1]
+    fb = cv2.VideoCapture(str(tmp_path / "b.mp4")).read()[1]
+    assert np.array_equal(fa, fb)
+
+
+def test_extras_are_in_the_truth(tmp_path):
+    truth = make_clip(tmp_path / "x.mp4", "anglo", ["AS", "KH"], "easy", seed=2,
+                      face_down=1, objects=1)
+    kinds = sorted(i.card for i in truth.items)
+    assert kinds == sorted(["AS", "KH", FACE_DOWN, OBJECT])
+
+
+def test_lighting_and_glare_make_the_card_uneven(tmp_path):
+    make_clip(tmp_path / "l.mp4", "anglo", ["7C"], "hard", seed=3, lead_in=0)
+    cap = cv2.VideoCapture(str(tmp_path / "l.mp4"))
+    frames = [cap.read()[1] for _ in range(6)]
+    # The brightest frame has a card in view; its white should vary a lot across the card.
+    frame = max(frames, key=lambda f: float(f.mean()))
+    card = frame[:, 140:500].reshape(-1, 3).astype(int).sum(axis=1)
+    white = card[card > np.percentile(card, 50)]
+    assert white.max() - white.min() > 120
