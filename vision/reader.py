@@ -28,6 +28,7 @@ COARSE = 0.5  # the index is first found at half resolution in grey...
 COARSE_BLUR = 3  # ...with this much vertical blur on both sides (hides motion-blur differences)
 FINE = 0.7  # resolution at which cards are finally scored (enough for the glyphs, half the cost)
 FINE_BLUR = 4  # the same blur there
+SHORTLIST = 8  # cards scored finely in each look
 REFINE = 1  # px around the found index where every card is scored at full resolution
 MIN_SCORE = 0.45  # best correlation below this is not a card face we know
 # Lead over every other card, as a share of how different the two taught corners are (1 = the
@@ -165,8 +166,8 @@ class ShoeReader:
         self._fine = _Bank(self._raw.values(), scale * FINE, FINE_BLUR)
         # How far apart each pair of taught corners is (1 - correlation), so a lead can be judged
         # against what separates the two. Taught corners are registered alike, so no shifts.
-        sim = self._fine.vectors @ self._fine.vectors.T
-        self._distance = np.maximum(1.0 - np.maximum(sim, sim.T), 0.02)
+        self._distance = _distances(self._fine.vectors)
+        self._coarse_distance = _distances(self._coarse.vectors)
 
     def _look(self, frame: np.ndarray, geo: Geometry, edge: int) -> np.ndarray | None:
         """Scores of every taught card for the index above ``edge``, or None if not in view.
@@ -196,8 +197,14 @@ class ShoeReader:
         cy, cx = round(oy * FINE / COARSE), round(ox * FINE / COARSE)
         near = full[max(0, cy - r): cy + r + self._fine.th, max(0, cx - r): cx + r + self._fine.tw]
         if near.shape[0] < self._fine.th or near.shape[1] < self._fine.tw:
-            return coarse.max(axis=0)
-        return self._fine.correlate(near).max(axis=0)
+            return None
+        # Only the cards the coarse pass ranks highest are scored finely; the rest keep their
+        # coarse score and must lose clearly there too (see _decide).
+        best_coarse = coarse.max(axis=0)
+        shortlist = np.argsort(best_coarse)[-SHORTLIST:]
+        fine = np.full(len(best_coarse), np.nan, np.float32)
+        fine[shortlist] = self._fine.correlate(near, shortlist).max(axis=0)
+        return np.stack([best_coarse, fine])
 
     def _decide(self, track: Track, final: bool) -> CardEvent | None:
         if not track.observations:
@@ -206,13 +213,27 @@ class ShoeReader:
             track.done = True
             return CardEvent(self.frame_no, UNKNOWN, 0.0, [], flag="index not seen")
         # A look spoiled by glare or a mislocated edge matches nothing; let the good looks speak.
-        good = [o for o in track.observations if o.max() >= MIN_SCORE] or track.observations
-        mean = np.mean(good, axis=0)
+        good = ([o for o in track.observations if np.nanmax(o[1]) >= MIN_SCORE]
+                or track.observations)
+        coarse = np.mean([o[0] for o in good], axis=0)
+        fine_looks = np.stack([o[1] for o in good])
+        scored = np.isfinite(fine_looks)
+        counts = scored.sum(axis=0)
+        mean = np.where(counts > 0, np.where(scored, fine_looks, 0).sum(axis=0)
+                        / np.maximum(counts, 1), -np.inf)
         order = np.argsort(mean)[::-1]
         b = int(order[0])
         best = float(mean[b])
-        others = np.arange(len(mean)) != b
-        lead = float(np.min((best - mean[others]) / self._distance[b, others])) if others.any() else 1.0
+        rivals = np.isfinite(mean) & (np.arange(len(mean)) != b)
+        leads = [1.0]
+        if rivals.any():
+            leads.append(float(np.min((best - mean[rivals]) / self._distance[b, rivals])))
+        # Cards never scored finely must trail the best one clearly at coarse level as well.
+        unscored = ~np.isfinite(mean)
+        if unscored.any():
+            leads.append(float(np.min((coarse[b] - coarse[unscored])
+                                      / self._coarse_distance[b, unscored])))
+        lead = min(leads)
         looks = len(good)
         sure = best >= MIN_SCORE and (
             (lead >= SURE_LEAD and looks >= 2) or lead >= QUICK_LEAD
@@ -220,7 +241,8 @@ class ShoeReader:
         if not sure and not final:
             return None
         track.done = True
-        candidates = [(self.codes[i], round(float(mean[i]), 3)) for i in order[:3]]
+        candidates = [(self.codes[i], round(float(mean[i]), 3)) for i in order[:3]
+                      if np.isfinite(mean[i])]
         if not sure:
             flag = "not a known card face" if best < MIN_SCORE else None
             return CardEvent(self.frame_no, UNKNOWN, confidence_of(lead), candidates, flag=flag)
@@ -228,6 +250,12 @@ class ShoeReader:
         twice = code in self._seen
         self._seen.add(code)
         return CardEvent(self.frame_no, code, confidence_of(lead), candidates, seen_twice=twice)
+
+
+def _distances(vectors: np.ndarray) -> np.ndarray:
+    """1 - correlation between every pair of taught corners (registered alike, so no shifts)."""
+    sim = vectors @ vectors.T
+    return np.maximum(1.0 - np.maximum(sim, sim.T), 0.02)
 
 
 def _unit(template: np.ndarray) -> np.ndarray:
@@ -260,7 +288,7 @@ class _Bank:
             image = cv2.blur(image, (1, self.blur))
         return image if image.ndim == 3 else image[:, :, None]
 
-    def correlate(self, image: np.ndarray) -> np.ndarray:
+    def correlate(self, image: np.ndarray, subset: np.ndarray | None = None) -> np.ndarray:
         """Zero-mean normalised correlation of every template at every offset in ``image``.
 
         Returns (offsets, templates). One matrix product for all templates and offsets instead
@@ -271,7 +299,8 @@ class _Bank:
         # win: (py, px, channels, th, tw) -> one row per offset, pixels in template order
         rows = np.ascontiguousarray(win.transpose(0, 1, 3, 4, 2)).reshape(
             -1, th * tw * image.shape[2])
-        dots = rows @ self.vectors.T  # templates are zero-mean, so window means drop out
+        vectors = self.vectors if subset is None else self.vectors[subset]
+        dots = rows @ vectors.T  # templates are zero-mean, so window means drop out
         # Window energy about its own per-channel mean, from integral images.
         total, squares = cv2.integral2(image if image.shape[2] > 1 else image[:, :, 0])
         if total.ndim == 2:
