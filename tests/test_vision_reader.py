@@ -47,7 +47,7 @@ def test_hard_shuffled_deal_reads_every_card_once_and_in_time(atlas, clips):
     assert (result.lost, result.extra, result.late) == (0, 0, 0), result.problems
     assert result.read == 36, result.problems
     assert [e.card for e in events] == cards
-    assert all(0.0 <= e.confidence <= 1.0 for e in events)
+    assert all(0.9 <= e.confidence <= 1.0 for e in events if e.card != UNKNOWN)
 
 
 def test_live_reader_answers_within_100_ms_of_the_index_showing(atlas, clips):
@@ -105,12 +105,12 @@ def test_deck_taught_from_still_images_reads_video(tmp_path):
     assert result.read >= 31, result.problems
 
 
-def test_unsure_answer_carries_candidates(atlas, clips):
-    # A deck the profile was not taught on: the reader may not name Атласные cards as anglo ones.
+def test_cards_of_another_deck_are_not_named(atlas, clips):
+    # Anglo cards read with the Атласные profile: their corners match no taught corner.
     path = clips / "foreign-deck.mp4"
     make_clip(path, "anglo", ["QS", "9H", "TC"], "normal", seed=6)
     events = list(read_video(path, atlas))
-    assert len(events) == 3
+    assert [e.card for e in events] == [UNKNOWN] * 3
     for e in events:
-        if e.card == UNKNOWN:
-            assert e.to_json()["candidates"], e
+        assert e.to_json()["candidates"], e
+        assert e.confidence < 0.9

@@ -36,6 +36,7 @@ MIN_SCORE = 0.45  # best correlation below this is not a card face we know
 SURE_LEAD = 0.25  # needed to name a card from two or more looks
 QUICK_LEAD = 0.5  # ... from one look while more may come
 LAST_LEAD = 0.35  # ... from the only look a card gave before it left
+UNSURE_CAP = 0.89  # highest confidence reported with a "??"
 MAX_LOOKS = 3  # frames of index evidence before the reader must answer
 WIDTH_SAMPLES = 5  # card edges seen before a stills-taught profile fixes the card size
 WIDTH_TOLERANCE = 0.12  # lit object this much narrower/wider than a card is not a card
@@ -245,7 +246,9 @@ class ShoeReader:
                       if np.isfinite(mean[i])]
         if not sure:
             flag = "not a known card face" if best < MIN_SCORE else None
-            return CardEvent(self.frame_no, UNKNOWN, confidence_of(lead), candidates, flag=flag)
+            # Named cards are always at 0.9 or above; an unsure answer stays below that.
+            return CardEvent(self.frame_no, UNKNOWN, min(confidence_of(lead), UNSURE_CAP), candidates,
+                             flag=flag)
         code = self.codes[b]
         twice = code in self._seen
         self._seen.add(code)
