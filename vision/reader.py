@@ -359,9 +359,28 @@ def read_frames(source: Iterable[np.ndarray], profile: DeckProfile) -> Iterator[
     yield from reader.finish()
 
 
+def _frames_in_place(path: Path) -> Iterator[np.ndarray]:
+    """Like ``frames`` but decoding every frame into the same buffer (saves an allocation per
+    frame); only for consumers that keep nothing of a frame once they move on, as the reader."""
+    cap = open_video(path)
+    buffer, count = None, 0
+    try:
+        while True:
+            ok, frame = cap.read(buffer)
+            if not ok:
+                break
+            buffer = frame
+            count += 1
+            yield frame
+    finally:
+        cap.release()
+    if count == 0:
+        raise VideoError(f"video {path} has no frames")
+
+
 def read_video(path: Path, profile: DeckProfile, progress: bool = False) -> Iterator[CardEvent]:
     """Card events of a clip, in order, exactly as a live reader would have emitted them."""
-    source: Iterable[np.ndarray] = frames(path)
+    source: Iterable[np.ndarray] = _frames_in_place(path)
     if progress:
         from tqdm import tqdm
 
