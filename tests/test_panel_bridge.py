@@ -126,6 +126,8 @@ def test_led_commands_apply_in_order_even_on_a_noisy_line() -> None:
             plan.append((led, mode, colour, 100 + n))
         deliveries = [bridge.set_led(1, *cmd) for cmd in plan]  # fire without waiting
         assert all(d.wait(WAIT) for d in deliveries)
+        # An ACK says the panel received the frame; it applies it just after (docs: ACK at once).
+        assert wait_until(lambda: len(sim.applied) >= len(plan))
     assert [(c.led, c.mode, c.colour, c.period_ms) for c in sim.applied] == plan
     assert sim.leds["error"].mode == "pulse" and sim.leds["error"].period_ms == 119
 
@@ -143,6 +145,7 @@ def test_four_panels_at_once() -> None:
         deliveries = [bridge.set_led(seat, "turn", "blink") for seat in range(1, 5)]
         events = collect(bridge, lambda ev: len(buttons(ev)) >= 24, WAIT)
         assert all(d.wait(WAIT) for d in deliveries)
+        assert wait_until(lambda: all("turn" in sim.leds for sim in table.sims))
     for sim in table.sims:
         assert received(events, panel_id=sim.panel_id) == sent_as_received(sim)
         assert {e.seat for e in buttons(events) if e.panel_id == sim.panel_id} == {
@@ -211,6 +214,7 @@ def test_buzzer_and_error_reports() -> None:
         bridge, sim = table.bridge, table[0]
         assert bridge.wait_connected(1, WAIT)
         assert bridge.buzz(4, 1500, 120).wait(WAIT)
+        assert wait_until(lambda: bool(sim.buzzes))  # applied just after the ACK
         assert sim.buzzes == [(1500, 120)]
         sim.report_error(5, "LED driver overheated")
         events = collect(bridge, lambda ev: bool(panel_events(ev, "error")), WAIT)
