@@ -328,14 +328,19 @@ def open_video(path: Path) -> cv2.VideoCapture:
     return cap
 
 
-def frames(path: Path) -> Iterator[np.ndarray]:
+def frames(path: Path, reuse_buffer: bool = False) -> Iterator[np.ndarray]:
+    """Decoded frames of a video file. With ``reuse_buffer`` every frame is decoded into the same
+    array (saves an allocation per frame): only for consumers that keep nothing of a frame once
+    they move on, as the reader."""
     cap = open_video(path)
-    count = 0
+    buffer, count = None, 0
     try:
         while True:
-            ok, frame = cap.read()
+            ok, frame = cap.read(buffer)
             if not ok:
                 break
+            if reuse_buffer:
+                buffer = frame
             count += 1
             yield frame
     finally:
@@ -359,28 +364,9 @@ def read_frames(source: Iterable[np.ndarray], profile: DeckProfile) -> Iterator[
     yield from reader.finish()
 
 
-def _frames_in_place(path: Path) -> Iterator[np.ndarray]:
-    """Like ``frames`` but decoding every frame into the same buffer (saves an allocation per
-    frame); only for consumers that keep nothing of a frame once they move on, as the reader."""
-    cap = open_video(path)
-    buffer, count = None, 0
-    try:
-        while True:
-            ok, frame = cap.read(buffer)
-            if not ok:
-                break
-            buffer = frame
-            count += 1
-            yield frame
-    finally:
-        cap.release()
-    if count == 0:
-        raise VideoError(f"video {path} has no frames")
-
-
 def read_video(path: Path, profile: DeckProfile, progress: bool = False) -> Iterator[CardEvent]:
     """Card events of a clip, in order, exactly as a live reader would have emitted them."""
-    source: Iterable[np.ndarray] = _frames_in_place(path)
+    source: Iterable[np.ndarray] = frames(path, reuse_buffer=True)
     if progress:
         from tqdm import tqdm
 
