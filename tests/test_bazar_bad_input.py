@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import pytest
 from _bazar_kit import SUITS_DEAL, deal, new_game, run, shoe_events
+from _refusal import refused as check_refused
 
 from engine.bazar import BazarBelot
 from engine.errors import (
@@ -16,21 +16,12 @@ from engine.errors import (
     OutOfTurnError,
     UnknownCardError,
 )
-from engine.events import Event, ev
+from engine.events import Event
 
 
 def refused(game: BazarBelot, text: str | Event, error: type[EngineError], rule: str | None = None,
             words: str = "") -> EngineError:
-    before = game.snapshot()
-    raw = list(game.raw_log)
-    with pytest.raises(error) as caught:
-        game.record(ev(text) if isinstance(text, str) else text)
-    assert game.snapshot() == before
-    assert game.raw_log == raw and len(game.verdicts) == len(raw)
-    if rule is not None:
-        assert caught.value.rule == rule
-    assert words in str(caught.value)
-    return caught.value
+    return check_refused(game, text, error, rule=rule, words=words, via=(game.record,))
 
 
 def auction() -> BazarBelot:

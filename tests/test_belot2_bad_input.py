@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import pytest
 from _belot2_helpers import SWEEP, SWEEP_TURNED, confirm, deal, shoe_order
+from _refusal import refused as check_refused
 
 from engine.belot2 import Belot2
 from engine.errors import (
@@ -35,14 +35,7 @@ def playing() -> Belot2:
 
 def refused(game: Belot2, event: Event | str, error: type[EngineError], rule: str) -> str:
     """Both entry points refuse it and leave the state and both logs exactly as they were."""
-    event = ev(event) if isinstance(event, str) else event
-    before, raw, events = game.snapshot(), list(game.raw_log), list(game.events)
-    for entry in (game.apply, game.record):
-        with pytest.raises(error) as info:
-            entry(event)
-        assert info.value.rule == rule
-        assert game.snapshot() == before and game.raw_log == raw and game.events == events
-    return str(info.value)
+    return str(check_refused(game, event, error, rule=rule))
 
 
 def test_unknown_card_code_from_the_shoe() -> None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import pytest
 from _durak2_kit import BOUT1, DEAL, run, scenario_a, shoe
+from _refusal import refused as check_refused
 
 from engine.durak2 import Durak2
 from engine.errors import (
@@ -24,15 +24,7 @@ from engine.events import Event, ev
 def refused(game: Durak2, event: Event, error: type[EngineError],
             how: Callable[[Event], object] | None = None) -> EngineError:
     """``event`` is refused with ``error``; snapshot, raw log and verdicts are unchanged."""
-    before = game.snapshot()
-    log = list(game.raw_log)
-    verdicts = list(game.verdicts)
-    with pytest.raises(error) as info:
-        (how or game.record)(event)
-    assert game.snapshot() == before
-    assert game.raw_log == log and game.verdicts == verdicts
-    assert str(info.value)  # a message a person can read
-    return info.value
+    return check_refused(game, event, error, via=(how or game.record,))
 
 
 def dealt() -> Durak2:

@@ -6,6 +6,7 @@ import random
 
 import pytest
 from _joker_kit import bid, deal, new, plays, skip_to_deal
+from _refusal import refused as check_refused
 
 from engine.errors import (
     ActionNotAllowedError,
@@ -25,16 +26,7 @@ from engine.playout import play_out
 
 def refused(g: Joker, text: str, error: type[EngineError], rule: str | None = None) -> EngineError:
     """``apply`` and ``record`` both refuse the event and nothing changes."""
-    before, log, verdicts = g.snapshot(), list(g.raw_log), list(g.verdicts)
-    event = ev(text)
-    for action in (g.apply, g.record):
-        with pytest.raises(error) as exc:
-            action(event)
-        assert g.snapshot() == before and g.raw_log == log and g.verdicts == verdicts
-        if rule is not None:
-            assert exc.value.rule == rule
-        assert str(exc.value)  # a message a person can read
-    return exc.value
+    return check_refused(g, text, error, rule=rule)
 
 
 def playing(**options: object) -> Joker:

@@ -4,10 +4,8 @@ talon lasts. Bad input leaves the state and the log exactly as they were."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-
 import pytest
+from _refusal import untouched
 from test_terz_helpers import SEAT0, SEAT1, TURNED, deal, run
 from test_terz_scoring import FIRST_SEVEN
 
@@ -32,15 +30,6 @@ def game_b(**options: object) -> Terz:
     game = Terz(**options)
     deal(game, B1, B0, "TD")
     return game
-
-
-@contextmanager
-def untouched(game: Terz) -> Iterator[None]:
-    """The block must leave the state and the log exactly as they were."""
-    before, raw, verdicts = game.snapshot(), list(game.raw_log), list(game.verdicts)
-    yield
-    assert game.snapshot() == before
-    assert game.raw_log == raw and game.verdicts == verdicts
 
 
 def declared(game: Terz) -> list[int]:
