@@ -24,6 +24,10 @@ COMMANDS: dict[str, str] = {
     "read": "vision.cli",
     "footage": "vision.cli",
     "panels": "firmware_bridge.cli",
+    "run": "controller.cli",
+    "replay": "controller.cli",
+    "status": "controller.history",
+    "history": "controller.history",
 }
 
 

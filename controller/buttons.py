@@ -1,0 +1,81 @@
+"""The button vocabulary: what each seat-panel button means in each game, in one place.
+
+A button never builds an event by itself: it picks among the seat's *legal* actions (so a panel
+can only ask for what the rules allow now), by event kind and argument. Anything a panel has no
+button for — Bazar-Belot's «8 БК», Joker's bid of 5, a Контра out of turn — is reachable with
+``bid_up`` / ``bid_down`` (walk the seat's legal non-card actions) and ``confirm``.
+See ``docs/buttons.md`` for the table per game.
+"""
+
+from __future__ import annotations
+
+from engine.cards import card
+from engine.events import Event
+from engine.game import Game
+
+PLAY_KINDS = frozenset({"play", "beat"})
+SUIT_BUTTONS = {"clubs": "C", "diamonds": "D", "hearts": "H", "spades": "S"}
+
+# button -> the (kind, argument) pairs it may mean, tried in order; "" matches any argument.
+MEANINGS: dict[str, tuple[tuple[str, str], ...]] = {
+    "pass": (("bid", "pass"), ("pass", "")),
+    "play": (("bid", "play"),),
+    "bela": (("bella", ""),),
+    "party": (("claim", ""), ("foul", "")),
+    "take": (("take", ""),),
+    "beaten": (("done", ""),),
+    "confirm": (("confirm", ""),),
+    **{b: (("bid", s), ("trump", s)) for b, s in SUIT_BUTTONS.items()},
+}
+
+LABELS = {
+    "pass": "«Пас»", "play": "«Играю»", "bela": "«Бэла»", "party": "«Партия!»", "take": "«Беру»",
+    "beaten": "«Бито»", "confirm": "«Подтвердить»", "undo": "«Отмена»", "bid_up": "▲",
+    "bid_down": "▼", "clubs": "♣", "diamonds": "♦", "hearts": "♥", "spades": "♠",
+}
+
+
+def _mine(game: Game, seat: int) -> list[Event]:
+    return [a for a in game.legal_actions(seat) if a.seat == seat]
+
+
+def button_action(game: Game, seat: int, button: str) -> Event | None:
+    """The legal action ``button`` stands for at ``seat`` now, or None."""
+    actions = _mine(game, seat)
+    for kind, arg in MEANINGS.get(button, ()):
+        for a in actions:
+            if a.kind == kind and (not arg or a.arg == arg):
+                return a
+    return None
+
+
+def panel_options(game: Game, seat: int) -> list[Event]:
+    """What ``bid_up``/``bid_down`` walk through: the seat's legal actions that are not cards
+    put on the table (those come from the table camera)."""
+    return [a for a in _mine(game, seat) if a.kind not in PLAY_KINDS and a.kind != "undo"]
+
+
+def plays_of(game: Game, seat: int, code: str, covers: str | None = None) -> list[Event]:
+    """The seat's legal plays of one card (a joker has several modes; in Durak a card may
+    beat several attacking cards unless ``covers`` says which)."""
+    out = []
+    for a in _mine(game, seat):
+        if a.kind in PLAY_KINDS and a.cards and a.cards[0].code == code:
+            if covers and a.kind == "beat" and (len(a.cards) < 2 or a.cards[1].code != covers):
+                continue
+            out.append(a)
+    return out
+
+
+def illegal_play(game: Game, seat: int, code: str, covers: str | None) -> Event:
+    """The event for a card put down that no legal action matches, for ``record`` to judge."""
+    if game.name == "durak2":
+        d = game.describe()
+        if seat == d.get("defender"):
+            open_attacks = [a for a, c in d.get("table") or [] if c is None]
+            target = covers or (open_attacks[0] if open_attacks else None)
+            if target:
+                return Event("beat", seat, (card(code), card(target)))
+    if game.name == "joker" and code in ("BJ", "RJ"):
+        return Event("play", seat, (card(code),), "high")
+    return Event("play", seat, (card(code),))

@@ -1,0 +1,537 @@
+"""The table controller: one place where every input becomes engine actions, logged first.
+
+``Controller.submit(input)`` is the only way in. Under one lock it
+
+1. works out what the input means now (a shoe card is ``shoe XX``; a card placed is that seat's
+   play, judged by ``record``; a button is the seat's matching legal action; nonsense is an
+   alert with a rule id and changes nothing);
+2. writes the input, the engine events and alerts it produced, and the controller's own state
+   (a card waiting to be confirmed, cards held meanwhile, a panel's bid cursor) to the durable log
+   in one transaction — if that fails, the engine events are popped again and the table says the
+   log is not writable;
+3. and only then tells its listeners (displays, LEDs) the new public state with the log's
+   sequence number.
+
+A game is therefore the fold of its logged ``event`` entries; after a crash ``Controller`` rebuilds
+the same game, the same pending confirmation and the same recent alerts from the log.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from engine.errors import EngineError
+from engine.events import Event
+from engine.game import Game
+from engine.registry import game_class
+from engine.view import TableView, table_view
+
+from controller import buttons as vocabulary
+from controller.inputs import Admin, Button, Placed, Removed, ShoeCard
+from controller.log import GameLog, LogError, NewEntry
+
+log = logging.getLogger("cardtable.controller")
+
+MAX_ALERTS = 8
+AnyInput = ShoeCard | Placed | Removed | Button | Admin
+
+
+@dataclass
+class Alert:
+    rule: str
+    message: str
+    seat: int | None = None
+    level: str = "warning"  # info | warning | illegal | error
+    seq: int = 0
+    t: float = 0.0
+
+
+@dataclass
+class Pending:
+    """A card the table waits for someone to confirm."""
+
+    source: str  # "shoe" or "placed"
+    reason: str
+    seat: int | None = None  # placed: whose card
+    candidates: list[str] = field(default_factory=list)
+    covers: str | None = None
+
+
+@dataclass
+class Cursor:
+    """A panel's bid cursor: up/down walks ``options``, confirm applies the one shown."""
+
+    seat: int
+    options: list[str]
+    index: int = 0
+    purpose: str = "action"  # "action" (events) or "card" (candidates of a pending card)
+
+
+@dataclass
+class TableState:
+    """The controller's own state beside the engine's, logged as a whole when it changes."""
+
+    pending: Pending | None = None
+    held: list[dict[str, Any]] = field(default_factory=list)  # shoe inputs held while pending
+    cursor: Cursor | None = None
+    last_trick: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> TableState:
+        return cls(pending=Pending(**d["pending"]) if d.get("pending") else None,
+                   held=list(d.get("held") or []),
+                   cursor=Cursor(**d["cursor"]) if d.get("cursor") else None,
+                   last_trick=list(d.get("last_trick") or []))
+
+
+@dataclass
+class Reply:
+    """What became of one input."""
+
+    accepted: bool
+    seq: int
+    events: list[str] = field(default_factory=list)
+    alerts: list[Alert] = field(default_factory=list)
+
+
+class NoGame(RuntimeError):
+    """No game is being played at this table."""
+
+
+Listener = Callable[[dict[str, Any]], None]
+
+
+class Controller:
+    def __init__(self, game_log: GameLog, *, clock: Callable[[], float] = time.time) -> None:
+        self.log = game_log
+        self.clock = clock
+        self._lock = threading.RLock()
+        self._listeners: list[Listener] = []
+        self.game: Game | None = None
+        self.game_id: int | None = None
+        self.names: list[str] = []
+        self.state = TableState()
+        self.alerts: deque[Alert] = deque(maxlen=MAX_ALERTS)
+        self.game_status = "active"
+        self.log_error: str | None = None
+        self.devices: dict[str, Any] = {}
+        self.seq = game_log.last_seq()
+        self._resume()
+
+    # ------------------------------------------------------------------ resume
+    def _resume(self) -> None:
+        row = self.log.active_game() or self.log.latest_game()
+        if row is None:
+            return
+        cls = game_class(row.game)
+        game = cls(row.options)
+        state = TableState()
+        alerts: deque[Alert] = deque(maxlen=MAX_ALERTS)
+        for e in self.log.entries(row.id, kinds=("event", "state", "alert")):
+            if e.kind == "event":
+                game.record(Event.parse(e.body["event"]))
+            elif e.kind == "state":
+                state = TableState.from_json(e.body)
+            else:
+                alerts.append(Alert(**{**e.body, "seq": e.seq, "t": e.t}))
+        self.game, self.game_id, self.names, self.game_status = game, row.id, row.names, row.status
+        self.state, self.alerts = state, alerts
+
+    # ------------------------------------------------------------------ listeners
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        with self._lock:
+            self._listeners.append(listener)
+
+        def unsubscribe() -> None:
+            with self._lock:
+                if listener in self._listeners:
+                    self._listeners.remove(listener)
+
+        return unsubscribe
+
+    def _publish(self) -> None:
+        snapshot = self.public_state()
+        for listener in list(self._listeners):
+            try:
+                listener(snapshot)
+            except Exception:  # a broken display must never stop the table
+                log.exception("display listener failed")
+
+    # ------------------------------------------------------------------ views
+    def view(self) -> TableView | None:
+        with self._lock:
+            return table_view(self.game) if self.game is not None else None
+
+    def public_state(self) -> dict[str, Any]:
+        """Everything a display may show, with the log's sequence number. No hidden cards."""
+        with self._lock:
+            view = self.view()
+            st = self.state
+            pending = None
+            if st.pending is not None:
+                pending = {"source": st.pending.source, "reason": st.pending.reason,
+                           "seat": st.pending.seat, "held": len(st.held),
+                           # a shoe card goes to a hidden hand: its candidates are for the admin
+                           "candidates": st.pending.candidates if st.pending.source == "placed" else []}
+            cursor = None
+            if st.cursor is not None and st.cursor.purpose == "action":
+                cursor = {"seat": st.cursor.seat, "showing": st.cursor.options[st.cursor.index]}
+            return {
+                "seq": self.seq,
+                "game_id": self.game_id,
+                "names": list(self.names),
+                "view": view.model_dump(mode="json") if view else None,
+                "pending": pending,
+                "cursor": cursor,
+                "last_trick": list(st.last_trick),
+                "alerts": [asdict(a) for a in self.alerts],
+                "status": self.game_status,
+                "log_error": self.log_error,
+                "devices": copy.deepcopy(self.devices),
+            }
+
+    def admin_state(self) -> dict[str, Any]:
+        """The public state plus what only the organiser sees: a pending card's candidates."""
+        with self._lock:
+            out = self.public_state()
+            if self.state.pending is not None:
+                out["pending"]["candidates"] = list(self.state.pending.candidates)
+            return out
+
+    def hand(self, seat: int) -> list[str]:
+        """Private: the cards still in a seat's hand (the table reader's candidates)."""
+        with self._lock:
+            if self.game is None:
+                return []
+            return [c.code for c in self.game.hand(seat)]
+
+    # ------------------------------------------------------------------ games
+    def new_game(self, game: str, options: dict[str, Any] | None = None,
+                 names: list[str] | None = None) -> int:
+        """Start a game; an unfinished one is abandoned (it stays in the history)."""
+        with self._lock:
+            cls = game_class(game)  # raises UnknownGameError
+            g = cls(options or {})  # raises SettingsError
+            names = list(names or [])[: cls.num_seats]
+            names += [f"{i + 1}" for i in range(len(names), cls.num_seats)]
+            opts = g.settings.changed()
+            try:
+                gid, seq = self.log.new_game(game, opts, names, t=self.clock())
+            except LogError as exc:
+                self.log_error = str(exc)
+                self._publish()
+                raise
+            self.game, self.game_id, self.names, self.game_status = g, gid, names, "active"
+            self.state, self.alerts, self.seq, self.log_error = TableState(), deque(maxlen=MAX_ALERTS), seq, None
+            self._publish()
+            return gid
+
+    # ------------------------------------------------------------------ the one way in
+    def submit(self, inp: AnyInput) -> Reply:
+        with self._lock:
+            if self.game is None:
+                raise NoGame("no game at this table: start one first")
+            game = self.game
+            before_events = len(game.raw_log)
+            before_state = copy.deepcopy(self.state)
+            before_alerts = list(self.alerts)
+            work = _Work(self, inp)
+            try:
+                work.run()
+            except EngineError as exc:  # anything the translation did not foresee
+                work.alert(exc.rule, str(exc), getattr(inp, "seat", None))
+            entries = [NewEntry("input", inp.model_dump(mode="json"), inp.kind, inp.frame)]
+            entries += [NewEntry("event", {"event": e}, inp.kind, inp.frame) for e in work.events]
+            entries += [NewEntry("alert", {k: v for k, v in asdict(a).items() if k not in ("seq", "t")},
+                                 inp.kind, inp.frame) for a in work.alerts]
+            if self.state != before_state:
+                entries.append(NewEntry("state", self.state.to_json(), inp.kind, inp.frame))
+            finish = work.finish or (
+                "finished" if game.is_over and before_events != len(game.raw_log) else None)
+            status = finish or self.game_status
+            try:
+                seq = self.log.append(self.game_id, entries, t=self.clock(), finish=finish)
+            except LogError as exc:
+                while len(game.raw_log) > before_events:
+                    game.pop()
+                self.state = before_state
+                self.alerts = deque(before_alerts, maxlen=MAX_ALERTS)
+                self.log_error = str(exc)
+                self._publish()
+                return Reply(False, self.seq, alerts=[Alert("log-not-writable", str(exc), level="error")])
+            self.log_error = None
+            self.seq = seq
+            self.game_status = status
+            for a in work.alerts:
+                a.seq, a.t = seq, self.clock()
+                self.alerts.append(a)
+            self._publish()
+            return Reply(not work.refused, seq, list(work.events), list(work.alerts))
+
+
+class _Work:
+    """Works out one input against the controller's game and state (mutating both)."""
+
+    def __init__(self, ctl: Controller, inp: AnyInput) -> None:
+        self.ctl = ctl
+        self.inp = inp
+        assert ctl.game is not None
+        self.game: Game = ctl.game
+        self.st = ctl.state
+        self.events: list[str] = []
+        self.alerts: list[Alert] = []
+        self.refused = False
+        self.finish: str | None = None
+
+    # -- helpers ---------------------------------------------------------------------------
+    def alert(self, rule: str, message: str, seat: int | None = None, level: str = "warning") -> None:
+        self.alerts.append(Alert(rule, message, seat, level))
+        if level != "illegal":
+            self.refused = True
+
+    def record(self, event: Event) -> bool:
+        """Record one event at the table; an illegal play is kept and alerted."""
+        trick_before = table_view(self.game).trick
+        try:
+            verdict = self.game.record(event)
+        except EngineError as exc:
+            self.alert(exc.rule, str(exc), event.seat)
+            return False
+        self.events.append(str(event))
+        if not verdict.legal:
+            self.alert(verdict.rule, f"seat {event.seat}: {event} — {verdict.message}",
+                       event.seat, level="illegal")
+        if event.kind in vocabulary.PLAY_KINDS:
+            trick_after = table_view(self.game).trick
+            if trick_before and not trick_after:
+                self.st.last_trick = [t.model_dump() for t in trick_before] + [
+                    {"seat": event.seat, "card": event.cards[0].code, "mode": event.arg,
+                     "covered_by": None}]
+            elif trick_after:
+                self.st.last_trick = []
+        self.st.cursor = None
+        return True
+
+    def shoe(self, card: str) -> None:
+        self.record(Event.parse(f"shoe {card}"))
+
+    def release_held(self) -> None:
+        """Apply the shoe cards held while a card waited for confirmation."""
+        while self.st.held and self.st.pending is None:
+            self.on_shoe(ShoeCard(**self.st.held.pop(0)))
+
+    # -- dispatch --------------------------------------------------------------------------
+    def run(self) -> None:
+        inp = self.inp
+        if self.ctl.game_status == "abandoned":
+            self.alert("game-ended", "this game was ended by the organiser: start a new one")
+            return
+        if isinstance(inp, ShoeCard):
+            self.on_shoe(inp)
+        elif isinstance(inp, Placed):
+            self.on_placed(inp)
+        elif isinstance(inp, Removed):
+            self.on_removed()
+        elif isinstance(inp, Button):
+            self.on_button(inp)
+        else:
+            self.on_admin(inp)
+
+    def on_shoe(self, inp: ShoeCard) -> None:
+        g = self.game
+        if inp.flag == "obstruction":
+            self.alert("shoe-obstruction", "something that is not a card is in the shoe window",
+                       level="info")
+            return
+        if self.st.pending is not None:
+            self.st.held.append(inp.model_dump(mode="json"))
+            return
+        if g.is_over:
+            self.alert("shoe-after-game", f"a card ({inp.card}) came out of the shoe after the game ended")
+            return
+        if not g.expects_shoe:
+            self.alert("shoe-not-expected",
+                       f"a card ({inp.card}) came out of the shoe, but the deal is complete "
+                       f"(seat {g.to_act()} is to act)")
+            return
+        if inp.card == "??" or inp.flag:
+            self.st.pending = Pending("shoe", inp.flag or "the shoe reader is not sure of this card",
+                                      candidates=list(inp.candidates))
+            self.alert("confirm-card", "confirm the card that just left the shoe", level="info")
+            return
+        unseen = {c.code for c in g.unseen_cards()}
+        if inp.seen_twice or inp.card not in unseen:
+            why = ("seen twice: the shoe reader saw this card already in this deal"
+                   if inp.seen_twice else f"{inp.card} cannot come out of the shoe now")
+            self.st.pending = Pending("shoe", why, candidates=[c for c in inp.candidates if c in unseen])
+            self.alert("confirm-card", f"{why}: confirm the card", level="info")
+            return
+        self.shoe(inp.card)
+
+    def on_placed(self, inp: Placed) -> None:
+        g = self.game
+        if self.st.pending is not None:
+            self.alert("confirm-first", "a card is waiting to be confirmed first", inp.seat)
+            return
+        if g.expects_shoe or g.is_over:
+            self.alert("play-not-expected", f"seat {inp.seat} put down a card, but no play is "
+                       "expected now" + (" (the shoe is dealing)" if g.expects_shoe else ""), inp.seat)
+            return
+        if inp.card == "??":
+            self.st.pending = Pending("placed", "the table reader is not sure of this card",
+                                      inp.seat, list(inp.candidates), inp.covers)
+            self.alert("confirm-card", f"confirm the card seat {inp.seat} put down", inp.seat, "info")
+            return
+        if inp.card not in self.ctl.hand(inp.seat):
+            self.st.pending = Pending(
+                "placed", f"seat {inp.seat} does not hold {inp.card} by the shoe's reading",
+                inp.seat, [c for c in inp.candidates if c in self.ctl.hand(inp.seat)], inp.covers)
+            self.alert("confirm-card", f"the table saw {inp.card} from seat {inp.seat}, which the "
+                       "shoe did not deal there: confirm the card", inp.seat, "info")
+            return
+        self.play(inp.seat, inp.card, inp.covers)
+
+    def play(self, seat: int, card: str, covers: str | None) -> None:
+        options = vocabulary.plays_of(self.game, seat, card, covers)
+        if len(options) > 1:  # a joker's mode, a Durak card that beats several
+            self.st.cursor = Cursor(seat, [str(e) for e in options], 0, "action")
+            self.alert("choose", f"seat {seat}: choose how {card} is played (up/down, confirm)",
+                       seat, "info")
+            return
+        event = options[0] if options else vocabulary.illegal_play(self.game, seat, card, covers)
+        self.record(event)
+
+    def on_removed(self) -> None:
+        trick = table_view(self.game).trick
+        if trick:
+            self.alert("trick-not-complete",
+                       f"cards were gathered, but {len(trick)} card(s) of the trick are still in play")
+
+    def on_button(self, inp: Button) -> None:
+        g = self.game
+        b, seat = inp.button, inp.seat
+        if b in ("cancel", "undo"):
+            self.undo(seat)
+            return
+        if b == "new_deal":
+            self.alert("new-deal", "the dealer starts a new deal", level="info")
+            self.refused = False
+            return
+        if seat is None:
+            self.alert("no-seat", f"button {b!r} needs a seat")
+            return
+        cur = self.st.cursor
+        if b in ("bid_up", "bid_down"):
+            step = 1 if b == "bid_up" else -1
+            if self.st.pending is not None and self.st.pending.candidates:
+                if cur is None or cur.purpose != "card":
+                    cur = Cursor(seat, list(self.st.pending.candidates), -1 if step > 0 else 0, "card")
+                cur.index = (cur.index + step) % len(cur.options)
+                self.st.cursor = cur
+                return
+            options = [str(e) for e in vocabulary.panel_options(g, seat)]
+            if not options:
+                self.alert("nothing-to-choose", f"seat {seat} has nothing to choose now", seat)
+                return
+            if cur is None or cur.seat != seat or cur.options != options:
+                cur = Cursor(seat, options, -1 if step > 0 else 0)
+            cur.index = (cur.index + step) % len(options)
+            self.st.cursor = cur
+            return
+        if b == "confirm" and cur is not None and cur.seat == seat:
+            chosen = cur.options[cur.index]
+            if cur.purpose == "card":
+                self.confirm_card(chosen)
+            else:
+                self.record(Event.parse(chosen))
+            return
+        if self.st.pending is not None:
+            self.alert("confirm-first", "a card is waiting to be confirmed first", seat)
+            return
+        if g.is_over:
+            self.alert("game-over", "the game is over", seat)
+            return
+        event = vocabulary.button_action(g, seat, b)
+        if event is None:
+            to_act = g.to_act()
+            why = (f"it is seat {to_act}'s turn" if to_act is not None and to_act != seat
+                   else "the shoe is dealing" if g.expects_shoe else "it means nothing now")
+            self.alert("button-not-allowed", f"seat {seat} pressed {vocabulary.LABELS.get(b, b)}: {why}", seat)
+            return
+        self.record(event)
+
+    def undo(self, seat: int | None) -> None:
+        if self.st.pending is not None:
+            self.st.pending, self.st.cursor = None, None
+            self.alert("card-dismissed", "the card waiting for confirmation was dismissed", seat, "info")
+            self.refused = False
+            self.release_held()
+            return
+        if self.st.cursor is not None:
+            self.st.cursor = None
+            return
+        if not self.game.events:
+            self.alert("nothing-to-undo", "nothing to undo", seat)
+            return
+        self.record(Event.parse("undo"))
+
+    def confirm_card(self, card: str) -> None:
+        p = self.st.pending
+        if p is None:
+            self.alert("nothing-to-confirm", "no card is waiting to be confirmed")
+            return
+        self.st.pending, self.st.cursor = None, None
+        if p.source == "shoe":
+            unseen = {c.code for c in self.game.unseen_cards()}
+            if card not in unseen:
+                self.st.pending = p
+                self.alert("bad-confirmation", f"{card} cannot come out of the shoe now "
+                           "(already dealt or not in this deck)")
+                return
+            self.shoe(card)
+        else:
+            assert p.seat is not None
+            if card not in self.ctl.hand(p.seat):
+                self.st.pending = p
+                self.alert("bad-confirmation", f"seat {p.seat} does not hold {card}", p.seat)
+                return
+            self.play(p.seat, card, p.covers)
+        self.release_held()
+
+    def on_admin(self, inp: Admin) -> None:
+        if inp.action == "confirm_card":
+            if not inp.card or inp.card == "??":
+                self.alert("bad-confirmation", "confirm needs a card code such as QS or TH")
+                return
+            self.confirm_card(inp.card)
+        elif inp.action == "skip_card":
+            self.undo(None) if self.st.pending is not None else self.alert(
+                "nothing-to-confirm", "no card is waiting to be confirmed")
+        elif inp.action == "undo":
+            self.undo(None)
+        elif inp.action == "event":
+            try:
+                event = Event.parse(inp.event or "")
+            except EngineError as exc:
+                self.alert(exc.rule, str(exc))
+                return
+            if event.kind in ("undo", "fix") or event.kind == "shoe":
+                self.record(event)
+            elif self.st.pending is not None:
+                self.alert("confirm-first", "a card is waiting to be confirmed first")
+            else:
+                self.record(event)
+        elif inp.action == "end_game":
+            self.alert("game-ended", "the organiser ended the game", level="info")
+            self.refused = False
+            self.finish = "abandoned"

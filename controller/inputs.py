@@ -1,0 +1,82 @@
+"""What the table's sensors and people can tell the controller, as typed, validated inputs.
+
+Every input carries ``t`` (seconds on the source's clock; the wall clock when the source has
+none) and, from a camera, the ``frame`` it was decided at, so a logged event can be traced back to
+the footage that produced it. Seats count from 0, as in the engine; panel seats (1-8 on the wire)
+are mapped once, in :mod:`controller.panels`.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+CardCode = Annotated[str, Field(min_length=2, max_length=2, pattern=r"^([6-9TJQKA][CDHS]|BJ|RJ|\?\?)$")]
+Seat = Annotated[int, Field(ge=0, le=7)]
+
+# Panel buttons (firmware_bridge's layout) and dealer buttons on the Pi's GPIO header.
+PANEL_BUTTONS = ("pass", "play", "clubs", "diamonds", "hearts", "spades", "bid_up", "bid_down",
+                 "bela", "party", "take", "beaten", "confirm", "undo")
+DEALER_BUTTONS = ("new_deal", "cancel")
+
+
+class _Input(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    t: float | None = None
+    frame: int | None = Field(None, ge=0)
+
+
+class ShoeCard(_Input):
+    """A card out of the shoe, as the shoe reader decided it."""
+
+    kind: Literal["shoe"] = "shoe"
+    card: CardCode
+    confidence: float = Field(1.0, ge=0, le=1)
+    candidates: list[CardCode] = Field(default_factory=list, max_length=8)
+    seen_twice: bool = False
+    flag: str | None = Field(None, max_length=80)
+
+
+class Placed(_Input):
+    """The table reader saw a card put down in front of a seat (``covers``: Durak's beaten card)."""
+
+    kind: Literal["placed"] = "placed"
+    seat: Seat
+    card: CardCode
+    covers: CardCode | None = None
+    candidates: list[CardCode] = Field(default_factory=list, max_length=8)
+
+
+class Removed(_Input):
+    """The table reader saw the cards gathered (a trick taken, a Durak bout ended)."""
+
+    kind: Literal["removed"] = "removed"
+
+
+class Button(_Input):
+    """A press on a seat panel (``source`` panel), the web admin's stand-in, or a dealer button."""
+
+    kind: Literal["button"] = "button"
+    seat: Seat | None = None
+    button: Literal[PANEL_BUTTONS + DEALER_BUTTONS]  # type: ignore[valid-type]
+    source: Literal["panel", "gpio", "web", "sim"] = "panel"
+
+
+class Admin(_Input):
+    """An organiser's action from the web admin."""
+
+    kind: Literal["admin"] = "admin"
+    action: Literal["confirm_card", "skip_card", "undo", "event", "end_game"]
+    card: CardCode | None = None
+    event: str | None = Field(None, max_length=120)
+
+
+Input = Annotated[ShoeCard | Placed | Removed | Button | Admin, Field(discriminator="kind")]
+INPUT = TypeAdapter(Input)
+
+
+def parse_input(data: object) -> ShoeCard | Placed | Removed | Button | Admin:
+    """Validate a JSON-like input; raises pydantic's ValidationError with every problem named."""
+    return INPUT.validate_python(data)

@@ -1,0 +1,182 @@
+"""One typed public view of a table, the same shape for every game.
+
+The controller, the web display and (later) the club server read a game only through
+:func:`table_view`, never through a game's own attributes or its ``describe()`` dict, whose keys
+differ per game. The view carries no hidden information: hand sizes, never hands.
+
+``Outcome`` is the typed result of a game: finished or not, the winning seat or side, totals and
+the reason in words.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from engine.game import Game
+
+SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+
+
+class Outcome(BaseModel):
+    finished: bool = False
+    winner: int | None = None  # a seat (two-player games) or a side (pair games)
+    totals: list[int] = Field(default_factory=list)
+    reason: str = ""
+
+
+class TrickCard(BaseModel):
+    seat: int
+    card: str
+    mode: str = ""  # a joker's mode in Joker ("want H", "high" …)
+    covered_by: str | None = None  # Durak: the card that beat this one
+
+
+class FoulView(BaseModel):
+    """An illegal play the table made, as the game keeps it."""
+
+    seat: int | None = None
+    card: str | None = None
+    rule: str = ""
+    message: str = ""
+
+
+class VerdictView(BaseModel):
+    event: str
+    legal: bool
+    rule: str = ""
+    message: str = ""
+
+
+class DealLine(BaseModel):
+    number: int
+    points: list[int]
+
+
+class TableView(BaseModel):
+    """What anyone at or around the table may see."""
+
+    game: str
+    title: str
+    num_seats: int
+    sides: list[str]
+    settings: dict[str, Any]
+    changed_settings: dict[str, Any]
+    phase: str = ""
+    deal: int | None = None
+    dealer: int | None = None
+    to_act: int | None = None
+    expects_shoe: bool = False
+    over: bool = False
+    trump: str | None = None  # suit letter, "none" (no trump) or None (not yet known)
+    trump_card: str | None = None
+    contract: str | None = None
+    trick: list[TrickCard] = Field(default_factory=list)
+    hand_sizes: list[int] = Field(default_factory=list)
+    declarations: list[str] = Field(default_factory=list)
+    fouls: list[FoulView] = Field(default_factory=list)
+    last_verdict: VerdictView | None = None
+    deals: list[DealLine] = Field(default_factory=list)
+    totals: list[int] = Field(default_factory=list)
+    outcome: Outcome = Field(default_factory=Outcome)
+    events: int = 0  # length of the game's raw log
+    extra: dict[str, Any] = Field(default_factory=dict)  # game-specific public facts
+
+
+def _trick(game: Game, d: dict[str, Any]) -> list[TrickCard]:
+    table = d.get("table") or []
+    name = game.name
+    if name == "durak2":
+        att, dfd = d.get("attacker"), d.get("defender")
+        return [TrickCard(seat=att if att is not None else 0, card=a,
+                          covered_by=c) for a, c in table]
+    if name == "joker":
+        return [TrickCard(seat=t["seat"], card=t["card"], mode=t.get("mode", "")) for t in table]
+    if name == "bazar":
+        return [TrickCard(seat=s, card=c) for s, c in table]
+    if name == "terz":
+        leader = d.get("leader") or 0
+        return [TrickCard(seat=(leader + i) % game.num_seats, card=c) for i, c in enumerate(table)]
+    if name == "belot2":
+        to_act = d.get("to_act")
+        leader = 1 - to_act if to_act is not None else 0
+        return [TrickCard(seat=leader, card=c) for c in table]
+    return []
+
+
+def _declarations(game: Game, d: dict[str, Any]) -> list[str]:
+    out: list[str] = []
+    for item in d.get("declared") or []:
+        if isinstance(item, dict):
+            out.append(f"seat {item['seat']}: {' '.join(item['cards'])}")
+    if game.name == "terz":
+        out.extend(f"seat {s}: {p} declared" for s, p in enumerate(d.get("declared") or []) if p)
+        pend = d.get("pending_declaration")
+        if pend:
+            out.append(f"seat {pend['seat']}: {pend['group']} ({pend['value']})?")
+    for seat in d.get("bella") or []:
+        out.append(f"seat {seat}: bella")
+    for c in d.get("constructions") or []:
+        out.append(str(c))
+    return out
+
+
+def _fouls(d: dict[str, Any]) -> list[FoulView]:
+    out = []
+    for f in d.get("illegal_plays") or d.get("fouls") or []:
+        out.append(FoulView(seat=f.get("seat"), card=f.get("card"), rule=f.get("rule") or f.get("kind", ""),
+                            message=f.get("message", "")))
+    return out
+
+
+_COMMON = {"game", "to_act", "expects_shoe", "over", "phase", "deal", "dealer", "trump",
+           "trump_card", "contract", "table", "hand_sizes", "declared", "bella", "illegal_plays",
+           "fouls", "totals", "scores", "winner", "result"}
+
+
+def outcome(game: Game) -> Outcome:
+    sheet = game.score_sheet()
+    winner = sheet.winner if sheet.winner is not None and sheet.winner >= 0 else None
+    return Outcome(finished=bool(game.is_over), winner=winner if game.is_over else None,
+                   totals=list(sheet.totals), reason=sheet.result)
+
+
+def table_view(game: Game) -> TableView:
+    """The public view of ``game`` now."""
+    d = game.describe()
+    sheet = game.score_sheet()
+    last = game.verdicts[-1] if game.verdicts else None
+    deal = d.get("deal")
+    if game.name == "durak2":
+        deal = d.get("game")
+    winner = sheet.winner if sheet.winner is not None and sheet.winner >= 0 else None
+    return TableView(
+        game=game.name,
+        title=game.title or game.name,
+        num_seats=game.num_seats,
+        sides=list(sheet.sides),
+        settings=game.settings.as_dict(),
+        changed_settings=game.settings.changed(),
+        phase=str(d.get("phase") or ""),
+        deal=deal if isinstance(deal, int) else None,
+        dealer=d.get("dealer"),
+        to_act=game.to_act(),
+        expects_shoe=bool(game.expects_shoe),
+        over=bool(game.is_over),
+        trump=d.get("trump"),
+        trump_card=d.get("trump_card") or d.get("turned"),
+        contract=d.get("contract"),
+        trick=_trick(game, d),
+        hand_sizes=list(d.get("hand_sizes") or []),
+        declarations=_declarations(game, d),
+        fouls=_fouls(d),
+        last_verdict=None if last is None else VerdictView(
+            event=str(last.event), legal=last.legal, rule=last.rule, message=last.message),
+        deals=[DealLine(number=x.number, points=list(x.points)) for x in sheet.deals],
+        totals=list(sheet.totals),
+        outcome=Outcome(finished=bool(game.is_over), winner=winner if game.is_over else None,
+                        totals=list(sheet.totals), reason=sheet.result),
+        events=len(game.raw_log),
+        extra={k: v for k, v in d.items() if k not in _COMMON and k != "open_hand"},
+    )
