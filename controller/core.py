@@ -27,15 +27,14 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from controller import buttons as vocabulary
+from controller.inputs import Admin, Button, Placed, Removed, ShoeCard
+from controller.log import GameLog, LogError, NewEntry
 from engine.errors import EngineError
 from engine.events import Event
 from engine.game import Game
 from engine.registry import game_class
 from engine.view import TableView, table_view
-
-from controller import buttons as vocabulary
-from controller.inputs import Admin, Button, Placed, Removed, ShoeCard
-from controller.log import GameLog, LogError, NewEntry
 
 log = logging.getLogger("cardtable.controller")
 

@@ -88,7 +88,7 @@ def _trick(game: Game, d: dict[str, Any]) -> list[TrickCard]:
     table = d.get("table") or []
     name = game.name
     if name == "durak2":
-        att, dfd = d.get("attacker"), d.get("defender")
+        att = d.get("attacker")
         return [TrickCard(seat=att if att is not None else 0, card=a,
                           covered_by=c) for a, c in table]
     if name == "joker":
