@@ -214,6 +214,17 @@ class Controller:
                 return []
             return [c.code for c in self.game.hand(seat)]
 
+    def set_device(self, name: str, info: dict[str, Any]) -> None:
+        """A device's news (a panel or camera connected, lost, back); shown, not logged."""
+        with self._lock:
+            old = self.devices.get(name, {})
+            self.devices[name] = {**old, **info}
+            state = info.get("state")
+            if state in ("disconnected", "lost", "stalled", "error") and old.get("state") != state:
+                self.alerts.append(Alert("device-lost", f"{name}: {state} {info.get('detail', '')}".strip(),
+                                         info.get("seat"), "error", self.seq, self.clock()))
+            self._publish()
+
     # ------------------------------------------------------------------ games
     def new_game(self, game: str, options: dict[str, Any] | None = None,
                  names: list[str] | None = None) -> int:
@@ -295,7 +306,7 @@ class _Work:
     # -- helpers ---------------------------------------------------------------------------
     def alert(self, rule: str, message: str, seat: int | None = None, level: str = "warning") -> None:
         self.alerts.append(Alert(rule, message, seat, level))
-        if level != "illegal":
+        if level in ("warning", "error"):
             self.refused = True
 
     def record(self, event: Event) -> bool:
@@ -424,7 +435,6 @@ class _Work:
             return
         if b == "new_deal":
             self.alert("new-deal", "the dealer starts a new deal", level="info")
-            self.refused = False
             return
         if seat is None:
             self.alert("no-seat", f"button {b!r} needs a seat")
@@ -473,7 +483,6 @@ class _Work:
         if self.st.pending is not None:
             self.st.pending, self.st.cursor = None, None
             self.alert("card-dismissed", "the card waiting for confirmation was dismissed", seat, "info")
-            self.refused = False
             self.release_held()
             return
         if self.st.cursor is not None:
@@ -532,5 +541,4 @@ class _Work:
                 self.record(event)
         elif inp.action == "end_game":
             self.alert("game-ended", "the organiser ended the game", level="info")
-            self.refused = False
             self.finish = "abandoned"

@@ -19,6 +19,7 @@ Schema (version in ``PRAGMA user_version``; ``MIGRATIONS`` upgrades older files 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sqlite3
@@ -130,16 +131,25 @@ class GameLog:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 self._db = sqlite3.connect(self.path, check_same_thread=False, timeout=5,
                                            isolation_level=None)
+                # Refuse a file from a newer program before changing anything in it (WAL mode
+                # is written into the file's header).
+                self._check_version()
                 self._db.execute("PRAGMA journal_mode=WAL")
                 # FULL: a commit is on disk before we acknowledge it (WAL + NORMAL could lose the
                 # last commits on power loss, which at a table means a shown card vanishing).
                 self._db.execute("PRAGMA synchronous=FULL")
                 self._migrate()
             self._check_version()
-        except sqlite3.DatabaseError as exc:
-            raise LogError(f"table log {self.path} is unusable: {exc}") from exc
-        except OSError as exc:
-            raise LogError(f"cannot open the table log {self.path}: {exc}") from exc
+        except BaseException as exc:
+            # Do not leave a half-opened connection (an open file, a WAL lock) behind.
+            db = getattr(self, "_db", None)
+            if db is not None:
+                db.close()
+            if isinstance(exc, sqlite3.DatabaseError):
+                raise LogError(f"table log {self.path} is unusable: {exc}") from exc
+            if isinstance(exc, OSError):
+                raise LogError(f"cannot open the table log {self.path}: {exc}") from exc
+            raise
 
     # -- schema ----------------------------------------------------------------------------
     def _version(self) -> int:
@@ -229,50 +239,80 @@ class GameLog:
                     db.execute("COMMIT")
                     return
                 except sqlite3.Error as err:
-                    if db.in_transaction:
-                        db.execute("ROLLBACK")
+                    self._rollback(db)
                     raise LogError(f"cannot write the table log {self.log.path}: {err}") from err
-            if db.in_transaction:
-                db.execute("ROLLBACK")
+            self._rollback(db)
             if isinstance(exc, sqlite3.Error):
                 raise LogError(f"cannot write the table log {self.log.path}: {exc}") from exc
+
+        @staticmethod
+        def _rollback(db: sqlite3.Connection) -> None:
+            # A failed ROLLBACK (an I/O error on a dying disk) must still surface as LogError,
+            # which the controller handles, not as a raw sqlite3 error that stops the table.
+            try:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass
 
     def _tx(self) -> GameLog._Tx:
         return GameLog._Tx(self)
 
     # -- reading ---------------------------------------------------------------------------
-    def last_seq(self) -> int:
+    def _read(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
+        """Run a query; a damaged file (or a bad row in it) is a LogError, not a raw sqlite3 one."""
         with self._lock:
-            row = self._db.execute("SELECT MAX(seq) FROM entries").fetchone()
+            try:
+                return self._db.execute(sql, args).fetchall()
+            except sqlite3.Error as exc:
+                raise LogError(f"cannot read the table log {self.path}: {exc}") from exc
+
+    @contextlib.contextmanager
+    def reading(self) -> Iterator[None]:
+        """Several reads from one snapshot of the log. Each query is its own read transaction
+        otherwise, so a reader beside a running writer (``cardtable status``) could see the last
+        sequence number of one commit and the entries of the next."""
+        with self._lock:
+            if self._db.in_transaction:
+                yield
+                return
+            try:
+                self._db.execute("BEGIN")
+            except sqlite3.Error as exc:
+                raise LogError(f"cannot read the table log {self.path}: {exc}") from exc
+            try:
+                yield
+            finally:
+                with contextlib.suppress(sqlite3.Error):
+                    if self._db.in_transaction:
+                        self._db.execute("ROLLBACK")
+
+    def last_seq(self) -> int:
+        row = self._read("SELECT MAX(seq) FROM entries")[0]
         return int(row[0] or 0)
 
     def active_game(self) -> GameRow | None:
-        with self._lock:
-            row = self._db.execute(
-                "SELECT id, game, options, names, started, ended, status FROM games "
-                "WHERE status='active' ORDER BY id DESC LIMIT 1").fetchone()
-        return _game_row(row) if row else None
+        rows = self._read(
+            "SELECT id, game, options, names, started, ended, status FROM games "
+            "WHERE status='active' ORDER BY id DESC LIMIT 1")
+        return self._game_row(rows[0]) if rows else None
 
     def latest_game(self) -> GameRow | None:
-        with self._lock:
-            row = self._db.execute(
-                "SELECT id, game, options, names, started, ended, status FROM games "
-                "ORDER BY id DESC LIMIT 1").fetchone()
-        return _game_row(row) if row else None
+        rows = self._read(
+            "SELECT id, game, options, names, started, ended, status FROM games "
+            "ORDER BY id DESC LIMIT 1")
+        return self._game_row(rows[0]) if rows else None
 
     def game(self, game_id: int) -> GameRow | None:
-        with self._lock:
-            row = self._db.execute(
-                "SELECT id, game, options, names, started, ended, status FROM games WHERE id=?",
-                (game_id,)).fetchone()
-        return _game_row(row) if row else None
+        rows = self._read(
+            "SELECT id, game, options, names, started, ended, status FROM games WHERE id=?",
+            (game_id,))
+        return self._game_row(rows[0]) if rows else None
 
     def games(self) -> list[GameRow]:
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT id, game, options, names, started, ended, status FROM games "
-                "ORDER BY id").fetchall()
-        return [_game_row(r) for r in rows]
+        rows = self._read(
+            "SELECT id, game, options, names, started, ended, status FROM games ORDER BY id")
+        return [self._game_row(r) for r in rows]
 
     def entries(self, game_id: int | None = None, after: int = 0,
                 kinds: Sequence[str] | None = None) -> Iterator[Entry]:
@@ -284,9 +324,22 @@ class GameLog:
         if kinds:
             sql += f" AND kind IN ({','.join('?' * len(kinds))})"
             args.extend(kinds)
-        with self._lock:
-            rows = self._db.execute(sql + " ORDER BY seq", args).fetchall()
-        return (_entry(r) for r in rows)
+        rows = self._read(sql + " ORDER BY seq", args)
+        try:
+            entries = [_entry(r) for r in rows]
+        except (ValueError, TypeError) as exc:
+            raise LogError(f"table log {self.path} has an unreadable entry: {exc}") from exc
+        return iter(entries)
 
     def event_texts(self, game_id: int) -> list[str]:
-        return [e.body["event"] for e in self.entries(game_id, kinds=("event",))]
+        try:
+            return [str(e.body["event"]) for e in self.entries(game_id, kinds=("event",))]
+        except (KeyError, TypeError) as exc:
+            raise LogError(f"table log {self.path} has an event entry without an event: "
+                           f"{exc}") from exc
+
+    def _game_row(self, row: Sequence[Any]) -> GameRow:
+        try:
+            return _game_row(row)
+        except (ValueError, TypeError) as exc:
+            raise LogError(f"table log {self.path} has an unreadable game row: {exc}") from exc

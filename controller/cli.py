@@ -1,0 +1,254 @@
+"""``cardtable run`` (the main job) and ``cardtable replay`` (a recorded session → score sheet).
+
+``run`` with no arguments, off a Pi: the simulated table replays the bundled recording of a
+complete Belot game in real time — shoe frames through the shoe reader, buttons through simulated
+seat panels on real ptys — into the controller and its durable log, and serves the live display on
+http://127.0.0.1:8000. Stopped and started again (even by ``kill -9``), it resumes the same game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import logging
+import os
+import sys
+import tempfile
+import threading
+from pathlib import Path
+from typing import Any
+
+from controller.footage import DEFAULT_BUNDLE, Bundle, BundleError, load_bundle, load_inputs
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("run", help="the main job: run the table (off a Pi: the simulated table "
+                       "replaying bundled footage) with the live display on http://127.0.0.1:8000")
+    p.add_argument("--config", type=Path, help="table config (TOML) for the real devices")
+    p.add_argument("--bundle", type=Path, default=None,
+                   help="recorded session to replay (default: the bundled Belot game)")
+    p.add_argument("--speed", type=float, default=1.0, help="replay speed (1 = real time)")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--db", type=Path, help="table log (default: the data dir's table.sqlite)")
+    p.add_argument("--no-panels", action="store_true",
+                   help="press buttons straight into the controller instead of simulated panels")
+    p.add_argument("--no-web", action="store_true", help="no web display (for scripts and tests)")
+    p.add_argument("--once", action="store_true", help="stop after one game")
+    p.add_argument("--pause", type=float, default=20.0,
+                   help="seconds the final score stays up before the next game")
+    p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser("replay", help="replay a recorded session and print its score sheet")
+    p.add_argument("bundle", nargs="?", type=Path, help="a recorded session folder (or give the "
+                   "files one by one below)")
+    p.add_argument("--shoe", type=Path, help="shoe camera clip (SHOE.times.json beside it, if "
+                   "present, gives each frame's time)")
+    p.add_argument("--table", type=Path, help="table camera clip")
+    p.add_argument("--buttons", type=Path, help="BUTTONS.jsonl: {\"t\", \"seat\", \"button\"} lines "
+                   "(and table events, see docs/table.md)")
+    p.add_argument("--deck", help="deck profile name (cardtable deck list) or a profile .json file")
+    p.add_argument("--game", help="game (cardtable games)")
+    p.add_argument("--option", "-o", action="append", default=[], metavar="KEY=VALUE")
+    p.add_argument("--json", action="store_true", help="print the score sheet as JSON")
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=True,
+                   help="progress bar on stderr")
+    p.set_defaults(func=cmd_replay)
+
+
+def _error(message: str) -> int:
+    print(f"error: {message}", file=sys.stderr)
+    return 2
+
+
+# ------------------------------------------------------------------------------ replay
+def _replay_bundle(args: argparse.Namespace) -> Bundle:
+    from engine.errors import EngineError
+    from engine.registry import game_class
+    from engine.settings import parse_option
+
+    if args.bundle is not None:
+        return load_bundle(args.bundle)
+    if args.shoe is None or args.game is None or args.deck is None:
+        raise BundleError("give a recorded session folder, or --shoe, --game and --deck")
+    if args.table is not None:
+        raise BundleError("reading a table camera clip is not built yet; give the table's "
+                          "placed/removed events in --buttons (docs/table.md)")
+    try:
+        cls = game_class(args.game)
+        options = cls(dict(parse_option(o) for o in args.option)).settings.changed()
+    except EngineError as exc:
+        raise BundleError(str(exc)) from None
+    if not args.shoe.is_file():
+        raise BundleError(f"no such video: {args.shoe}")
+    times_path = args.shoe.with_suffix(".times.json")
+    times: list[float] = []
+    if times_path.is_file():
+        try:
+            times = [float(t) for t in json.loads(times_path.read_text(encoding="utf-8"))]
+        except (ValueError, TypeError) as exc:
+            raise BundleError(f"{times_path}: not a JSON list of frame times ({exc})") from None
+    folder = Path(tempfile.mkdtemp(prefix="cardtable-replay-"))
+    (folder / "shoe.mp4").symlink_to(args.shoe.resolve())
+    bundle = Bundle(path=folder, game=args.game, options=options, names=[], shoe_cards=[],
+                    events=[], inputs=load_inputs(args.buttons) if args.buttons else [],
+                    times=times)
+    deck = Path(args.deck)
+    if deck.suffix == ".json" and deck.is_file():
+        (folder / "deck.json").symlink_to(deck.resolve())
+    else:
+        from vision.profile import load_profile, save_profile  # noqa: F401 - validates the name
+
+        (folder / "deck.json").write_text(load_profile(args.deck).model_dump_json(), encoding="utf-8")
+    return bundle
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from cardtable.engine_commands import print_sheet
+    from controller.core import Controller
+    from controller.log import GameLog
+    from controller.table import SimulatedTable
+    from vision.profile import ProfileError
+    from vision.reader import VideoError
+
+    try:
+        bundle = _replay_bundle(args)
+        profile_check = bundle.profile()
+        del profile_check
+    except (BundleError, ProfileError) as exc:
+        return _error(str(exc))
+    with tempfile.TemporaryDirectory(prefix="cardtable-replay-db-") as tmp:
+        controller = Controller(GameLog(Path(tmp) / "replay.sqlite"))
+        bar = None
+        if args.progress:
+            from tqdm import tqdm
+
+            from vision.reader import frame_count
+
+            with contextlib.suppress(VideoError):
+                bar = tqdm(total=frame_count(bundle.shoe) or None, unit="frame", desc="replaying",
+                           leave=False, file=sys.stderr)
+        table = SimulatedTable(controller, bundle, speed=0,
+                               on_frame=(bar.update if bar is not None else None))
+        try:
+            table.play(resume=False)
+        except VideoError as exc:
+            return _error(str(exc))
+        finally:
+            if bar is not None:
+                bar.close()
+        game = controller.game
+        assert game is not None
+        for seq_alert in controller.log.entries(controller.game_id, kinds=("alert",)):
+            body = seq_alert.body
+            if body.get("level") in ("warning", "error", "illegal"):
+                print(f"alert [{body['rule']}] {body['message']}", file=sys.stderr)
+        print_sheet(game.score_sheet(), as_json=args.json)
+        if not game.is_over:
+            print("note: the recording ends before the game does", file=sys.stderr)
+        controller.log.close()
+    return 0
+
+
+# ------------------------------------------------------------------------------ run
+def cmd_run(args: argparse.Namespace) -> int:
+    from controller.core import Controller
+    from controller.log import GameLog, LogError
+    from controller.table import SimulatedTable
+    from vision.profile import ProfileError
+
+    if args.config is not None:
+        return _error("real devices (--config) need the hardware layer, which is not built yet; "
+                      "run without --config for the simulated table")
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        bundle = load_bundle(args.bundle or DEFAULT_BUNDLE)
+        bundle.profile()
+    except (BundleError, ProfileError) as exc:
+        return _error(str(exc))
+    if not args.no_web:
+        import socket
+
+        with socket.socket() as probe:
+            try:
+                probe.bind((args.host, args.port))
+            except OSError as exc:
+                return _error(f"cannot serve the display on {args.host}:{args.port} "
+                              f"({exc.strerror}); is the table already running? --port picks another")
+    try:
+        game_log = GameLog(args.db)
+        controller = Controller(game_log)
+    except LogError as exc:
+        return _error(str(exc))
+
+    stop = threading.Event()
+    panels = None
+    link = None
+    press = None
+    if not args.no_panels:
+        from controller.table import PanelLink
+        from firmware_bridge.sim import SimTable
+
+        seats = bundle.new_game().num_seats
+        panels = SimTable({f"sim-seat-{s + 1}": s + 1 for s in range(seats)}).start()
+        link = PanelLink(controller, panels.bridge).start()
+        panels.bridge.wait_connected(seats, timeout=5)
+
+        def press(seat: int, button: str) -> None:
+            panels[seat].tap(button)
+
+    def simulate() -> None:
+        first = True
+        while not stop.is_set():
+            table = SimulatedTable(controller, bundle, speed=args.speed, press=press, stop=stop)
+            try:
+                table.play(resume=first)
+            except Exception:
+                logging.getLogger("cardtable.run").exception("the simulated table failed")
+                stop.set()
+                break
+            first = False
+            if args.once or stop.wait(args.pause):
+                break
+        if args.once or args.no_web:
+            stop.set()
+            if server is not None:
+                server.should_exit = True
+
+    server: Any = None
+    if not args.no_web:
+
+        import uvicorn
+
+        from table_ui.app import create_app
+
+        pin_hash = os.environ.get("CARDTABLE_ADMIN_PIN_HASH")
+        app = create_app(controller, admin_pin_hash=pin_hash)
+        server = uvicorn.Server(uvicorn.Config(app, host=args.host, port=args.port,
+                                               log_level="warning", lifespan="on"))
+    worker = threading.Thread(target=simulate, name="simulated table", daemon=True)
+    url = f"http://{args.host}:{args.port}"
+    print(f"cardtable: simulated table replaying {bundle.path.name} ({bundle.game}), "
+          f"log {game_log.path}", flush=True)
+    if server is not None:
+        print(f"  table display: {url}/   history: {url}/history   admin: {url}/admin", flush=True)
+    print("  stop with Ctrl-C (started again, it resumes the same game)", flush=True)
+    worker.start()
+    try:
+        if server is not None:
+            server.run()
+        else:
+            while worker.is_alive():
+                worker.join(0.2)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        stop.set()
+        worker.join(timeout=3)
+        if link is not None:
+            link.stop()
+        if panels is not None:
+            panels.close()
+        game_log.close()
+    return 0

@@ -1,0 +1,318 @@
+"""Recorded table sessions ("bundles"): a shoe clip with its frame clock and what people did.
+
+A bundle is what a real table records and what the simulated table replays:
+
+* ``shoe.mp4`` — the shoe camera's frames. Like a real shoe camera it records only while cards
+  move, so ``shoe.times.json`` gives each frame's timestamp (seconds, the session's clock from 0);
+* ``inputs.jsonl`` — everything else, one JSON object per line with ``t`` on the same clock:
+  panel buttons ``{"t", "seat", "button"}`` (the documented BUTTONS.jsonl shape), and, until the
+  table camera lands, its events ``{"t", "kind": "placed", "seat", "card", "covers"?}`` and
+  ``{"t", "kind": "removed"}``, plus the organiser's corrections ``{"t", "kind": "admin", ...}``;
+* ``deck.json`` — the deck profile taught from one teaching pass of the same deck;
+* ``game.json`` — game, options, player names, and the truth: every shoe card in order and the
+  engine log the session produced (tests compare a replay against it).
+
+``record_session`` makes one from a seeded game played by simulated players, with a settable rate
+of mistakes (illegal plays, a card dealt face down that the dealer must confirm) so corrections and
+policies are exercised. The clip is encoded with H.264 (PyAV) when available, else MPEG-4.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from controller import buttons as vocabulary
+from controller.inputs import parse_input
+from engine.errors import EngineError
+from engine.events import Event
+from engine.game import Game
+from engine.registry import game_class
+from engine.view import table_view
+from vision.footage import FACE_DOWN, FPS, make_clip
+from vision.profile import DeckProfile, ProfileError
+from vision.reader import frames as video_frames
+from vision.teach import teach_from_video
+
+BUNDLES = Path(__file__).parent / "data"
+DEFAULT_BUNDLE = BUNDLES / "belot2"
+
+# How long simulated players take (seconds).
+PACE = {"play": 1.4, "beat": 1.4, "button": 1.2, "press_gap": 0.35, "gather": 0.9, "confirm": 2.5}
+
+
+class BundleError(RuntimeError):
+    """A bundle is missing, incomplete or malformed."""
+
+
+@dataclass
+class Bundle:
+    path: Path
+    game: str
+    options: dict[str, Any]
+    names: list[str]
+    shoe_cards: list[str]
+    events: list[str]
+    inputs: list[tuple[float, dict[str, Any]]] = field(default_factory=list)
+    times: list[float] = field(default_factory=list)
+
+    @property
+    def shoe(self) -> Path:
+        return self.path / "shoe.mp4"
+
+    def profile(self) -> DeckProfile:
+        """The bundle's own ``deck.json``, else the one its folder's parent shares."""
+        path = self.path / "deck.json"
+        if not path.is_file():
+            path = self.path.parent / "deck.json"
+        try:
+            return DeckProfile.model_validate_json(path.read_bytes())
+        except (OSError, ValueError) as exc:
+            raise ProfileError(f"deck profile of bundle {self.path} is unreadable: {exc}") from exc
+
+    def new_game(self) -> Game:
+        return game_class(self.game)(self.options)
+
+    @property
+    def duration(self) -> float:
+        last_input = self.inputs[-1][0] if self.inputs else 0.0
+        return max(last_input, self.times[-1] if self.times else 0.0)
+
+
+def load_inputs(path: Path) -> list[tuple[float, dict[str, Any]]]:
+    """Read an inputs/BUTTONS JSONL file; every line is checked, errors name the line."""
+    out: list[tuple[float, dict[str, Any]]] = []
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise BundleError(f"cannot read {path}: {exc}") from exc
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+            if not isinstance(obj, dict):
+                raise ValueError("not a JSON object")
+            t = float(obj.pop("t"))
+            if "kind" not in obj and "button" in obj:
+                obj["kind"] = "button"
+            parse_input(obj)  # validate now, not halfway through a game
+        except (ValueError, KeyError, TypeError) as exc:
+            raise BundleError(f"{path}:{number}: bad input line ({exc})") from None
+        out.append((t, obj))
+    out.sort(key=lambda item: item[0])
+    return out
+
+
+def load_bundle(path: str | Path) -> Bundle:
+    path = Path(path)
+    try:
+        meta = json.loads((path / "game.json").read_text(encoding="utf-8"))
+        times = json.loads((path / "shoe.times.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise BundleError(f"{path} is not a complete table recording: {exc}") from exc
+    if not (path / "shoe.mp4").is_file():
+        raise BundleError(f"{path} has no shoe.mp4")
+    return Bundle(path=path, game=meta["game"], options=meta.get("options", {}),
+                  names=meta.get("names", []), shoe_cards=meta.get("shoe_cards", []),
+                  events=meta.get("events", []), inputs=load_inputs(path / "inputs.jsonl"),
+                  times=[float(t) for t in times])
+
+
+def timed_frames(video: Path, times: list[float] | None = None,
+                 fps: float = FPS) -> Iterator[tuple[float, np.ndarray]]:
+    """(timestamp, frame) pairs of a clip: from its timestamps file, else frame / fps."""
+    for n, frame in enumerate(video_frames(video)):
+        yield (times[n] if times is not None and n < len(times) else n / fps), frame
+
+
+# ------------------------------------------------------------------------------- recording
+class _Encoder:
+    """H.264 through PyAV when installed (5-10x smaller than OpenCV's MPEG-4), else MPEG-4."""
+
+    def __init__(self, path: Path, size: tuple[int, int], crf: int = 28) -> None:
+        self.path = path
+        try:
+            import av
+        except ImportError:
+            av = None
+        self._av = av
+        if av is not None:
+            self._out = av.open(str(path), "w")
+            self._stream = self._out.add_stream("libx264", rate=int(FPS))
+            self._stream.width, self._stream.height = size
+            self._stream.pix_fmt = "yuv420p"
+            self._stream.options = {"crf": str(crf), "preset": "medium"}
+        else:
+            import cv2
+
+            self._writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"mp4v"), FPS, size)
+
+    def write(self, frame: np.ndarray) -> None:
+        if self._av is not None:
+            vf = self._av.VideoFrame.from_ndarray(frame, format="bgr24")
+            for packet in self._stream.encode(vf):
+                self._out.mux(packet)
+        else:
+            self._writer.write(frame)
+
+    def close(self) -> None:
+        if self._av is not None:
+            for packet in self._stream.encode():
+                self._out.mux(packet)
+            self._out.close()
+        else:
+            self._writer.release()
+
+
+def _button_presses(game: Game, event: Event) -> list[dict[str, Any]]:
+    """The panel presses that make ``event`` (a direct button, else ▲ … ▲ + confirm)."""
+    if event.kind == "undo":  # the offender takes the illegal card back
+        return [{"seat": game.verdicts[-1].event.seat, "button": "undo"}]
+    seat = event.seat
+    assert seat is not None
+    for b in vocabulary.MEANINGS:
+        if vocabulary.button_action(game, seat, b) == event:
+            return [{"seat": seat, "button": b}]
+    options = vocabulary.panel_options(game, seat)
+    if event in options:
+        k = options.index(event)
+        return [{"seat": seat, "button": "bid_up"}] * (k + 1) + [{"seat": seat, "button": "confirm"}]
+    return [{"kind": "admin", "action": "event", "event": str(event)}]
+
+
+def _illegal_card(game: Game, seat: int, legal: list[Event], rng: random.Random) -> Event | None:
+    """A card of the hand that may not be played now (a player's mistake), if any."""
+    legal_cards = {a.cards[0] for a in legal if a.kind in vocabulary.PLAY_KINDS}
+    if not legal_cards:
+        return None
+    wrong = [c for c in game.hand(seat) if c not in legal_cards]
+    if not wrong:
+        return None
+    return vocabulary.illegal_play(game, seat, rng.choice(wrong).code, None)
+
+
+def teach_profile(deck_art: str, composition: str = "36", seed: int = 0) -> DeckProfile:
+    """A deck profile taught, as a user would, from one synthetic teaching pass."""
+    from vision.cards import composition as vision_composition
+
+    with tempfile.TemporaryDirectory() as teach_dir:
+        clip = Path(teach_dir) / "teach.mp4"
+        codes = vision_composition(composition)
+        make_clip(clip, deck_art, codes, "easy", seed=seed)
+        return teach_from_video(deck_art, clip, codes)
+
+
+def record_session(out: Path, game_name: str, options: dict[str, Any] | None = None, *,
+                   seed: int = 0, deck_art: str = "Атласные", names: list[str] | None = None,
+                   mistakes: float = 0.02, face_down: float = 0.01, difficulty: str = "easy",
+                   teach_composition: str = "36", profile: DeckProfile | None = None,
+                   progress: bool = False) -> Bundle:
+    """Play a seeded game with simulated players and record it as a bundle in ``out``.
+
+    Without ``profile`` the deck is taught from a teaching pass of ``deck_art`` and saved as the
+    bundle's ``deck.json``; with one, the bundle uses the ``deck.json`` beside its folder."""
+    out.mkdir(parents=True, exist_ok=True)
+    rng = random.Random(seed)
+    game = game_class(game_name)(options or {})
+    names = names or [f"Игрок {i + 1}" for i in range(game.num_seats)]
+    t = 0.0
+    times: list[float] = []
+    inputs: list[dict[str, Any]] = []
+    shoe_cards: list[str] = []
+    encoder: _Encoder | None = None
+    tmp = Path(tempfile.mkdtemp(prefix="cardtable-rec-"))
+    segment_no = 0
+
+    def emit(delay: float, obj: dict[str, Any]) -> None:
+        nonlocal t
+        t += delay
+        inputs.append({"t": round(t, 3), **obj})
+
+    if profile is None:
+        (out / "deck.json").write_text(teach_profile(deck_art, teach_composition, seed + 999)
+                                       .model_dump_json(), encoding="utf-8")
+
+    while not game.is_over:
+        if game.expects_shoe:
+            batch: list[str] = []
+            shown: list[str] = []
+            while game.expects_shoe:
+                actions = game.legal_actions()
+                e = actions[rng.randrange(len(actions))]
+                game.record(e)
+                batch.append(e.cards[0].code)
+                shown.append(FACE_DOWN if rng.random() < face_down else e.cards[0].code)
+            segment = tmp / f"seg{segment_no}.mp4"
+            segment_no += 1
+            make_clip(segment, deck_art, shown, difficulty, seed=seed * 1000 + segment_no)
+            for frame in video_frames(segment):
+                if encoder is None:
+                    encoder = _Encoder(out / "shoe.mp4", (frame.shape[1], frame.shape[0]))
+                encoder.write(frame)
+                times.append(round(t, 4))
+                t += 1 / FPS
+            segment.unlink()
+            for code, seen in zip(batch, shown, strict=True):
+                if seen == FACE_DOWN:  # the dealer types the card in on the phone
+                    emit(PACE["confirm"], {"kind": "admin", "action": "confirm_card", "card": code})
+            shoe_cards += batch
+            if progress:
+                print(f"  dealt {len(shoe_cards)} cards, t={t:.0f}s", flush=True)
+            continue
+        seat = game.to_act()
+        legal = game.legal_actions(seat) if seat is not None else game.legal_actions()
+        sensible = [a for a in legal if a.kind not in ("claim", "foul")] or legal
+        event = sensible[rng.randrange(len(sensible))]
+        if seat is not None and rng.random() < mistakes:
+            wrong = _illegal_card(game, seat, legal, rng)
+            try:
+                if wrong is not None and not game.judge(wrong).legal:
+                    event = wrong
+            except EngineError:
+                pass  # the engine refuses that card outright: the player plays properly
+        trick_before = table_view(game).trick
+        if event.kind in vocabulary.PLAY_KINDS:
+            obj: dict[str, Any] = {"kind": "placed", "seat": event.seat, "card": event.cards[0].code}
+            if event.kind == "beat":
+                obj["covers"] = event.cards[1].code
+            elif len(vocabulary.plays_of(game, event.seat, event.cards[0].code)) > 1:
+                # a joker's mode is chosen on the panel after the card is down
+                emit(PACE["play"], obj)
+                options = vocabulary.plays_of(game, event.seat, event.cards[0].code)
+                k = options.index(event)
+                for _ in range(k + 1):
+                    emit(PACE["press_gap"], {"seat": event.seat, "button": "bid_up"})
+                emit(PACE["press_gap"], {"seat": event.seat, "button": "confirm"})
+                obj = {}
+            if obj:
+                emit(PACE["play"], obj)
+        else:
+            for i, press in enumerate(_button_presses(game, event)):
+                emit(PACE["button"] if i == 0 else PACE["press_gap"], press)
+        try:
+            game.record(event)
+        except EngineError as exc:  # a simulated player must never do the impossible
+            raise RuntimeError(f"simulated player made an impossible move {event}: {exc}") from exc
+        if trick_before and not table_view(game).trick and event.kind in vocabulary.PLAY_KINDS:
+            emit(PACE["gather"], {"kind": "removed"})
+    if encoder is not None:
+        encoder.close()
+    shutil.rmtree(tmp, ignore_errors=True)
+    (out / "shoe.times.json").write_text(json.dumps(times), encoding="utf-8")
+    (out / "inputs.jsonl").write_text(
+        "".join(json.dumps(i, ensure_ascii=False) + "\n" for i in inputs), encoding="utf-8")
+    meta = {"game": game_name, "options": game.settings.changed(), "names": names,
+            "seed": seed, "deck_art": deck_art, "difficulty": difficulty,
+            "shoe_cards": shoe_cards, "events": [str(e) for e in game.raw_log],
+            "totals": game.score_sheet().totals}
+    (out / "game.json").write_text(json.dumps(meta, ensure_ascii=False, indent=1), encoding="utf-8")
+    return load_bundle(out)

@@ -1,0 +1,225 @@
+"""The simulated table: plays a recorded session into a controller as the real devices would.
+
+Shoe frames go through the real :class:`vision.reader.ShoeReader`; panel buttons, when
+``panels=True``, are pressed on simulated panel firmware at the far end of real ptys and come back
+through :class:`firmware_bridge.bridge.PanelBridge` (see :class:`PanelLink`); table-camera events
+and the organiser's corrections come from the recording (until the table camera lands). The same
+driver replays a session as fast as possible (``cardtable replay``) or in real time
+(``cardtable run``), and resumes a session after a crash from the last input the log holds.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from controller.core import Controller
+from controller.footage import Bundle, timed_frames
+from controller.inputs import Button, ShoeCard, parse_input
+from vision.reader import CardEvent, ShoeReader
+
+log = logging.getLogger("cardtable.table")
+
+REFEED_S = 3.0  # on resume, frames this far before the last logged input are read again
+
+
+def shoe_input(ev: CardEvent, t: float) -> ShoeCard:
+    return ShoeCard(card=ev.card, confidence=ev.confidence,
+                    candidates=[c for c, _s in ev.candidates][:8], seen_twice=ev.seen_twice,
+                    flag=ev.flag, frame=ev.frame, t=round(t, 4))
+
+
+@dataclass
+class Step:
+    t: float
+    frame: np.ndarray | None = None
+    frame_no: int = -1
+    obj: dict[str, Any] | None = None
+
+
+def timeline(bundle: Bundle, start: float = 0.0) -> Iterator[Step]:
+    """Frames and inputs of a session merged in time order (frames first at equal times)."""
+    inputs = [(t, o) for t, o in bundle.inputs if t >= start]
+    i = 0
+    for n, (t, frame) in enumerate(timed_frames(bundle.shoe, bundle.times)):
+        while i < len(inputs) and inputs[i][0] < t:
+            yield Step(inputs[i][0], obj=inputs[i][1])
+            i += 1
+        if t >= start:
+            yield Step(t, frame=frame, frame_no=n)
+    for t, o in inputs[i:]:
+        yield Step(t, obj=o)
+
+
+class SimulatedTable:
+    """Drives ``controller`` from ``bundle``. ``speed`` > 0 paces it (1 = real time); 0 = flat out."""
+
+    def __init__(self, controller: Controller, bundle: Bundle, *, speed: float = 1.0,
+                 press: Callable[[int, str], None] | None = None,
+                 stop: threading.Event | None = None,
+                 on_frame: Callable[[], Any] | None = None) -> None:
+        self.controller = controller
+        self.bundle = bundle
+        self.speed = speed
+        self.press = press  # panel presses go here when set (real ptys), else straight in
+        self.stop = stop or threading.Event()
+        self.on_frame = on_frame
+        self.reader = ShoeReader(bundle.profile())
+        self.latencies: list[float] = []  # card decided -> controller committed, seconds
+
+    # -- resume ----------------------------------------------------------------------------
+    def resume_point(self) -> float | None:
+        """Clock time of the last logged input of the controller's game, if that game is this
+        session's and is unfinished; None when a new game must start."""
+        ctl = self.controller
+        if ctl.game is None or ctl.game_status != "active" or ctl.game.name != self.bundle.game:
+            return None
+        logged = [str(e) for e in ctl.game.raw_log]
+        if logged != self.bundle.events[: len(logged)]:
+            return None
+        last = 0.0
+        for e in ctl.log.entries(ctl.game_id, kinds=("input",)):
+            if e.body.get("t") is not None:
+                last = max(last, float(e.body["t"]))
+        return last
+
+    # -- playing ---------------------------------------------------------------------------
+    def play(self, resume: bool = True) -> None:
+        """Play the session to its end (or until ``stop``)."""
+        start = self.resume_point() if resume else None
+        if start is None:
+            self.controller.new_game(self.bundle.game, self.bundle.options, self.bundle.names)
+            start = -1.0
+        else:
+            log.info("resuming game %s at t=%.2f s", self.controller.game_id, start)
+        feed_from = max(0.0, start - REFEED_S) if start >= 0 else 0.0
+        deal = self._deal()
+        t0 = time.monotonic() - (max(start, 0.0) / self.speed if self.speed else 0.0)
+        for step in timeline(self.bundle, feed_from):
+            if self.stop.is_set():
+                return
+            if self.speed:
+                delay = t0 + step.t / self.speed - time.monotonic()
+                if delay > 0 and self.stop.wait(delay):
+                    return
+            if step.frame is not None:
+                if self._deal() != deal:
+                    deal = self._deal()
+                    self.reader.new_deal()
+                for ev in self.reader.feed(step.frame):
+                    self._card(ev, step.t, start)
+                if self.on_frame is not None:
+                    self.on_frame()
+            elif step.obj is not None and step.t > start:
+                self._input(step.t, step.obj)
+        for ev in self.reader.finish():
+            self._card(ev, self.bundle.duration, start)
+
+    def _deal(self) -> Any:
+        g = self.controller.game
+        return None if g is None else (g.describe().get("deal"), g.describe().get("game"))
+
+    def _card(self, ev: CardEvent, t: float, start: float) -> None:
+        if t <= start:
+            return  # logged before the crash
+        decided = time.monotonic()
+        self.controller.submit(shoe_input(ev, t))
+        self.latencies.append(time.monotonic() - decided)
+
+    def _input(self, t: float, obj: dict[str, Any]) -> None:
+        if self.press is not None and obj.get("kind", "button") == "button" and "button" in obj:
+            self.press(int(obj["seat"]), str(obj["button"]))
+            return
+        data = {**obj, "t": t}
+        if data.get("kind", "button") == "button":
+            data.setdefault("kind", "button")
+            data.setdefault("source", "sim")
+        self.controller.submit(parse_input(data))
+
+
+class PanelLink:
+    """Seat panels ↔ controller: presses become ``Button`` inputs, the state drives the LEDs.
+
+    Panel seats are 1–8 on the wire and engine seats count from 0: this is the one place that
+    maps them.
+    """
+
+    def __init__(self, controller: Controller, bridge: Any) -> None:
+        self.controller = controller
+        self.bridge = bridge
+        self._stop = threading.Event()
+        self._leds: dict[tuple[int, str], tuple[str, tuple[int, int, int]]] = {}
+        self._thread = threading.Thread(target=self._pump, name="panel inputs", daemon=True)
+        self._unsubscribe = controller.subscribe(self._on_state)
+
+    def start(self) -> PanelLink:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._unsubscribe()
+        self._thread.join(timeout=2)
+
+    def _pump(self) -> None:
+        from firmware_bridge.bridge import ButtonEvent
+
+        while not self._stop.is_set():
+            ev = self.bridge.next_event(timeout=0.1)
+            if ev is None:
+                continue
+            if isinstance(ev, ButtonEvent):
+                if ev.action != "press" or ev.seat is None:
+                    continue
+                try:
+                    inp = Button(seat=ev.seat - 1, button=ev.button, source="panel",  # type: ignore[arg-type]
+                                 t=None)
+                except ValueError:
+                    log.warning("panel %s sent unknown button %r", ev.panel_id, ev.button)
+                    continue
+                try:
+                    self.controller.submit(inp)
+                except Exception:
+                    log.exception("panel input failed")
+            else:
+                self.controller.set_device(f"panel {ev.panel_id}", {
+                    "kind": "panel", "state": ev.kind, "seat": None if ev.seat is None else ev.seat - 1,
+                    "detail": ev.detail})
+
+    def _on_state(self, state: dict[str, Any]) -> None:
+        view = state.get("view") or {}
+        n = int(view.get("num_seats") or 0)
+        trump_colour = {"C": (0, 255, 0), "S": (0, 0, 255), "D": (255, 128, 0), "H": (255, 0, 0)}
+        last = view.get("last_verdict") or {}
+        offender = None
+        if last and not last.get("legal", True):
+            offender = _seat_of(last.get("event", ""))
+        waiting = state.get("pending") is not None
+        for seat in range(n):
+            wanted = {
+                "turn": ("on" if view.get("to_act") == seat else "off", (255, 255, 255)),
+                "trump": ("on" if view.get("trump") in trump_colour else "off",
+                          trump_colour.get(view.get("trump") or "", (255, 255, 255))),
+                "illegal": ("blink" if offender == seat else "off", (255, 0, 0)),
+                "error": ("pulse" if waiting else "on" if state.get("log_error") else "off",
+                          (255, 160, 0)),
+            }
+            for led, (mode, colour) in wanted.items():
+                if self._leds.get((seat, led)) == (mode, colour):
+                    continue
+                try:
+                    self.bridge.set_led(seat + 1, led, mode, colour)
+                    self._leds[(seat, led)] = (mode, colour)
+                except Exception:  # a panel not connected right now: try at the next change
+                    pass
+
+
+def _seat_of(event_text: str) -> int | None:
+    head = event_text.split(" ", 1)[0]
+    return int(head) if head.isdigit() else None
