@@ -36,6 +36,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="press buttons straight into the controller instead of simulated panels")
     p.add_argument("--no-web", action="store_true", help="no web display (for scripts and tests)")
     p.add_argument("--once", action="store_true", help="stop after one game")
+    p.add_argument("--footage-budget", type=int, default=2048, metavar="MB",
+                   help="disk kept for the dispute archive of deal footage (0: keep none)")
     p.add_argument("--pause", type=float, default=20.0,
                    help="seconds the final score stays up before the next game")
     p.set_defaults(func=cmd_run)
@@ -198,10 +200,17 @@ def cmd_run(args: argparse.Namespace) -> int:
         def press(seat: int, button: str) -> None:
             panels[seat].tap(button)
 
+    archive = None
+    if args.footage_budget > 0:
+        from controller.archive import FootageArchive
+
+        archive = FootageArchive(game_log.path.parent / "footage", args.footage_budget * 1024**2)
+
     def simulate() -> None:
         first = True
         while not stop.is_set():
-            table = SimulatedTable(controller, bundle, speed=args.speed, press=press, stop=stop)
+            table = SimulatedTable(controller, bundle, speed=args.speed, press=press, stop=stop,
+                                   archive=archive)
             try:
                 table.play(resume=first)
             except Exception:

@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from controller.archive import FootageArchive
 from controller.core import Controller
 from controller.footage import Bundle, timed_frames
 from controller.inputs import Button, ShoeCard, parse_input
@@ -26,6 +27,7 @@ from vision.reader import CardEvent, ShoeReader
 
 log = logging.getLogger("cardtable.table")
 
+PRESS_TIMEOUT_S = 2.0  # a press the bridge lost is given up on after this long
 REFEED_S = 3.0  # on resume, frames this far before the last logged input are read again
 
 
@@ -63,13 +65,16 @@ class SimulatedTable:
     def __init__(self, controller: Controller, bundle: Bundle, *, speed: float = 1.0,
                  press: Callable[[int, str], None] | None = None,
                  stop: threading.Event | None = None,
-                 on_frame: Callable[[], Any] | None = None) -> None:
+                 on_frame: Callable[[], Any] | None = None,
+                 archive: FootageArchive | None = None) -> None:
         self.controller = controller
         self.bundle = bundle
         self.speed = speed
         self.press = press  # panel presses go here when set (real ptys), else straight in
         self.stop = stop or threading.Event()
         self.on_frame = on_frame
+        self.archive = archive
+        self._deal_at: tuple[int, Any] = (-1, None)
         self.reader = ShoeReader(bundle.profile())
         self.latencies: list[float] = []  # card decided -> controller committed, seconds
 
@@ -104,6 +109,9 @@ class SimulatedTable:
         for step in timeline(self.bundle, feed_from):
             if self.stop.is_set():
                 return
+            game = self.controller.game
+            if game is not None and game.is_over:
+                break
             if self.speed:
                 delay = t0 + step.t / self.speed - time.monotonic()
                 if delay > 0 and self.stop.wait(delay):
@@ -112,7 +120,12 @@ class SimulatedTable:
                 if self._deal() != deal:
                     deal = self._deal()
                     self.reader.new_deal()
+                if self.archive is not None and self.controller.game_id is not None:
+                    self.archive.add(self.controller.game_id, deal[0] or deal[1] or 0,
+                                     step.frame_no, step.t, step.frame)
                 for ev in self.reader.feed(step.frame):
+                    # the camera's own frame number, whatever the reader counted since it started
+                    ev.frame = step.frame_no - (self.reader.frame_no - ev.frame)
                     self._card(ev, step.t, start)
                 if self.on_frame is not None:
                     self.on_frame()
@@ -120,10 +133,17 @@ class SimulatedTable:
                 self._input(step.t, step.obj)
         for ev in self.reader.finish():
             self._card(ev, self.bundle.duration, start)
+        if self.archive is not None:
+            self.archive.close()
 
-    def _deal(self) -> Any:
-        g = self.controller.game
-        return None if g is None else (g.describe().get("deal"), g.describe().get("game"))
+    def _deal(self) -> tuple[Any, Any]:
+        """(deal, Durak game number) now; looked up again only when the log moved on."""
+        seq = self.controller.seq
+        if self._deal_at[0] != seq:
+            g = self.controller.game
+            d = {} if g is None else g.describe()
+            self._deal_at = (seq, (d.get("deal"), d.get("game") if g and g.name == "durak2" else None))
+        return self._deal_at[1]
 
     def _card(self, ev: CardEvent, t: float, start: float) -> None:
         if t <= start:
@@ -134,7 +154,14 @@ class SimulatedTable:
 
     def _input(self, t: float, obj: dict[str, Any]) -> None:
         if self.press is not None and obj.get("kind", "button") == "button" and "button" in obj:
+            # A person presses, then looks whether the table took it: wait for the controller to
+            # log the press (every input is logged, taken or refused) before the next one.
+            seq = self.controller.seq
             self.press(int(obj["seat"]), str(obj["button"]))
+            deadline = time.monotonic() + PRESS_TIMEOUT_S
+            while self.controller.seq == seq and time.monotonic() < deadline:
+                if self.stop.wait(0.002):
+                    return
             return
         data = {**obj, "t": t}
         if data.get("kind", "button") == "button":

@@ -1,0 +1,131 @@
+"""The footage archive for disputes: each deal's shoe-camera frames, kept on disk within a budget.
+
+Every logged input from a camera carries the camera's frame number; the archive keeps, per game
+and deal, a clip of the frames as received (re-encoded with OpenCV's MPEG-4, the codec every
+OpenCV build can write) plus an index of the frame numbers and times it holds. So a score-sheet
+line → its deal → the clip and the exact frames that decided each card. When the archive grows
+past its budget the oldest clips go first; a clip being written is never removed.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+log = logging.getLogger("cardtable.archive")
+
+DEFAULT_BUDGET = 2 * 1024**3  # 2 GiB: about 4 hours of frames with cards moving at 640x480
+
+
+@dataclass
+class ClipInfo:
+    game_id: int
+    deal: int
+    path: Path
+    first_frame: int
+    last_frame: int
+    first_t: float
+    last_t: float
+
+    @property
+    def index_path(self) -> Path:
+        return self.path.with_suffix(".json")
+
+
+class FootageArchive:
+    def __init__(self, root: Path, budget_bytes: int = DEFAULT_BUDGET, fps: float = 30.0) -> None:
+        self.root = Path(root)
+        self.budget = budget_bytes
+        self.fps = fps
+        self._writer: cv2.VideoWriter | None = None
+        self._current: ClipInfo | None = None
+        self.errors = 0
+
+    def clip_path(self, game_id: int, deal: int) -> Path:
+        return self.root / f"game-{game_id}" / f"deal-{deal}.mp4"
+
+    def add(self, game_id: int, deal: int, frame_no: int, t: float, frame: np.ndarray) -> None:
+        """Keep one frame of ``deal``; a new deal closes the previous clip."""
+        cur = self._current
+        if cur is None or (cur.game_id, cur.deal) != (game_id, deal):
+            self.close()
+            self._open(game_id, deal, frame_no, t, frame)
+            cur = self._current
+        if self._writer is None or cur is None:
+            return
+        self._writer.write(frame)
+        cur.last_frame, cur.last_t = frame_no, t
+
+    def _open(self, game_id: int, deal: int, frame_no: int, t: float, frame: np.ndarray) -> None:
+        path = self.clip_path(game_id, deal)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            self.errors += 1
+            log.warning("footage archive unavailable: %s", exc)
+            return
+        if path.exists():  # the same deal again after a restart: keep both parts
+            n = 2
+            while path.with_name(f"deal-{deal}.part{n}.mp4").exists():
+                n += 1
+            path = path.with_name(f"deal-{deal}.part{n}.mp4")
+        h, w = frame.shape[:2]
+        writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"mp4v"), self.fps, (w, h))
+        if not writer.isOpened():
+            self.errors += 1
+            log.warning("cannot write footage clip %s", path)
+            return
+        self._writer = writer
+        self._current = ClipInfo(game_id, deal, path, frame_no, frame_no, t, t)
+
+    def close(self) -> None:
+        if self._writer is not None and self._current is not None:
+            self._writer.release()
+            cur = self._current
+            cur.index_path.write_text(json.dumps({
+                "game_id": cur.game_id, "deal": cur.deal, "first_frame": cur.first_frame,
+                "last_frame": cur.last_frame, "first_t": cur.first_t, "last_t": cur.last_t}),
+                encoding="utf-8")
+        self._writer, self._current = None, None
+        self._enforce_budget()
+
+    def clips(self, game_id: int | None = None) -> list[ClipInfo]:
+        out = []
+        for index in sorted(self.root.glob("game-*/deal-*.json")):
+            try:
+                d = json.loads(index.read_text(encoding="utf-8"))
+                out.append(ClipInfo(d["game_id"], d["deal"], index.with_suffix(".mp4"),
+                                    d["first_frame"], d["last_frame"], d["first_t"], d["last_t"]))
+            except (OSError, ValueError, KeyError):
+                continue
+        return [c for c in out if game_id is None or c.game_id == game_id]
+
+    def find(self, game_id: int, deal: int) -> list[ClipInfo]:
+        return [c for c in self.clips(game_id) if c.deal == deal and c.path.is_file()]
+
+    def size(self) -> int:
+        return sum(p.stat().st_size for p in self.root.glob("game-*/*.mp4") if p.is_file())
+
+    def _enforce_budget(self) -> None:
+        if not self.root.is_dir():
+            return
+        clips = sorted(self.clips(), key=lambda c: c.path.stat().st_mtime if c.path.exists() else 0)
+        total = self.size()
+        for clip in clips:
+            if total <= self.budget:
+                break
+            try:
+                total -= clip.path.stat().st_size
+                clip.path.unlink()
+                clip.index_path.unlink(missing_ok=True)
+            except OSError:
+                continue
+        for folder in self.root.glob("game-*"):
+            if folder.is_dir() and not any(folder.iterdir()):
+                shutil.rmtree(folder, ignore_errors=True)
