@@ -228,6 +228,7 @@ def record_session(out: Path, game_name: str, options: dict[str, Any] | None = N
     times: list[float] = []
     inputs: list[dict[str, Any]] = []
     shoe_cards: list[str] = []
+    readable: list[int] = []  # frame at which each shoe card's index is first fully in view
     encoder: _Encoder | None = None
     tmp = Path(tempfile.mkdtemp(prefix="cardtable-rec-"))
     segment_no = 0
@@ -253,7 +254,8 @@ def record_session(out: Path, game_name: str, options: dict[str, Any] | None = N
                 shown.append(FACE_DOWN if rng.random() < face_down else e.cards[0].code)
             segment = tmp / f"seg{segment_no}.mp4"
             segment_no += 1
-            make_clip(segment, deck_art, shown, difficulty, seed=seed * 1000 + segment_no)
+            truth = make_clip(segment, deck_art, shown, difficulty, seed=seed * 1000 + segment_no)
+            readable += [len(times) + item.visible_frame for item in truth.items]
             for frame in video_frames(segment):
                 if encoder is None:
                     encoder = _Encoder(out / "shoe.mp4", (frame.shape[1], frame.shape[0]))
@@ -312,7 +314,7 @@ def record_session(out: Path, game_name: str, options: dict[str, Any] | None = N
         "".join(json.dumps(i, ensure_ascii=False) + "\n" for i in inputs), encoding="utf-8")
     meta = {"game": game_name, "options": game.settings.changed(), "names": names,
             "seed": seed, "deck_art": deck_art, "difficulty": difficulty,
-            "shoe_cards": shoe_cards, "events": [str(e) for e in game.raw_log],
+            "shoe_cards": shoe_cards, "readable_frames": readable, "events": [str(e) for e in game.raw_log],
             "totals": game.score_sheet().totals}
     (out / "game.json").write_text(json.dumps(meta, ensure_ascii=False, indent=1), encoding="utf-8")
     return load_bundle(out)
