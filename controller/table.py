@@ -148,9 +148,17 @@ class SimulatedTable:
     def _card(self, ev: CardEvent, t: float, start: float) -> None:
         if t <= start:
             return  # logged before the crash
+        if start >= 0 and t <= start + REFEED_S and self._dealt_already(ev.card):
+            return  # read again after a restart, a little later than the first time
         decided = time.monotonic()
         self.controller.submit(shoe_input(ev, t))
         self.latencies.append(time.monotonic() - decided)
+
+    def _dealt_already(self, code: str) -> bool:
+        g = self.controller.game
+        if g is None or code == "??":
+            return False
+        return code not in {c.code for c in g.unseen_cards()}
 
     def _input(self, t: float, obj: dict[str, Any]) -> None:
         if self.press is not None and obj.get("kind", "button") == "button" and "button" in obj:
