@@ -173,6 +173,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         import socket
 
         with socket.socket() as probe:
+            # as uvicorn binds: connections of an earlier run in TIME_WAIT do not count
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             try:
                 probe.bind((args.host, args.port))
             except OSError as exc:
@@ -226,22 +228,26 @@ def cmd_run(args: argparse.Namespace) -> int:
                 server.should_exit = True
 
     server: Any = None
+    pin_note = ""
     if not args.no_web:
-
-        import uvicorn
-
         from table_ui.app import create_app
+        from table_ui.app import server as web_server
+        from table_ui.security import hash_pin, random_pin
 
         pin_hash = os.environ.get("CARDTABLE_ADMIN_PIN_HASH")
-        app = create_app(controller, admin_pin_hash=pin_hash)
-        server = uvicorn.Server(uvicorn.Config(app, host=args.host, port=args.port,
-                                               log_level="warning", lifespan="on"))
+        if pin_hash is None:
+            pin = os.environ.get("CARDTABLE_ADMIN_PIN") or random_pin()
+            pin_hash = hash_pin(pin)
+            pin_note = f" (PIN {pin})"
+        server = web_server(create_app(controller, admin_pin_hash=pin_hash),
+                            host=args.host, port=args.port)
     worker = threading.Thread(target=simulate, name="simulated table", daemon=True)
     url = f"http://{args.host}:{args.port}"
     print(f"cardtable: simulated table replaying {bundle.path.name} ({bundle.game}), "
           f"log {game_log.path}", flush=True)
     if server is not None:
-        print(f"  table display: {url}/   history: {url}/history   admin: {url}/admin", flush=True)
+        print(f"  table display: {url}/   history: {url}/history   admin: {url}/admin{pin_note}",
+              flush=True)
     print("  stop with Ctrl-C (started again, it resumes the same game)", flush=True)
     worker.start()
     try:

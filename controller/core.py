@@ -34,7 +34,7 @@ from engine.errors import EngineError
 from engine.events import Event
 from engine.game import Game
 from engine.registry import game_class
-from engine.view import TableView, table_view
+from engine.view import TableView, current_trick, table_view
 
 log = logging.getLogger("cardtable.controller")
 
@@ -159,6 +159,8 @@ class Controller:
         return unsubscribe
 
     def _publish(self) -> None:
+        if not self._listeners:
+            return
         snapshot = self.public_state()
         for listener in list(self._listeners):
             try:
@@ -269,8 +271,9 @@ class Controller:
             finish = work.finish or (
                 "finished" if game.is_over and before_events != len(game.raw_log) else None)
             status = finish or self.game_status
+            now = self.clock()
             try:
-                seq = self.log.append(self.game_id, entries, t=self.clock(), finish=finish)
+                seq = self.log.append(self.game_id, entries, t=now, finish=finish)
             except LogError as exc:
                 while len(game.raw_log) > before_events:
                     game.pop()
@@ -282,8 +285,10 @@ class Controller:
             self.log_error = None
             self.seq = seq
             self.game_status = status
-            for a in work.alerts:
-                a.seq, a.t = seq, self.clock()
+            # each alert carries its own entry's number and time, as a resumed one does
+            first_alert = seq - len(entries) + 1 + 1 + len(work.events)
+            for i, a in enumerate(work.alerts):
+                a.seq, a.t = first_alert + i, now
                 self.alerts.append(a)
             self._publish()
             return Reply(not work.refused, seq, list(work.events), list(work.alerts))
@@ -311,7 +316,8 @@ class _Work:
 
     def record(self, event: Event) -> bool:
         """Record one event at the table; an illegal play is kept and alerted."""
-        trick_before = table_view(self.game).trick
+        is_play = event.kind in vocabulary.PLAY_KINDS
+        trick_before = current_trick(self.game) if is_play else []
         try:
             verdict = self.game.record(event)
         except EngineError as exc:
@@ -321,8 +327,8 @@ class _Work:
         if not verdict.legal:
             self.alert(verdict.rule, f"seat {event.seat}: {event} — {verdict.message}",
                        event.seat, level="illegal")
-        if event.kind in vocabulary.PLAY_KINDS:
-            trick_after = table_view(self.game).trick
+        if is_play:
+            trick_after = current_trick(self.game)
             if trick_before and not trick_after:
                 self.st.last_trick = [t.model_dump() for t in trick_before] + [
                     {"seat": event.seat, "card": event.cards[0].code, "mode": event.arg,

@@ -20,6 +20,7 @@ policies are exercised. The clip is encoded with H.264 (PyAV) when available, el
 from __future__ import annotations
 
 import json
+import math
 import random
 import shutil
 import tempfile
@@ -29,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from pydantic import BaseModel, Field, ValidationError
 
 from controller import buttons as vocabulary
 from controller.inputs import parse_input
@@ -87,44 +89,84 @@ class Bundle:
         return max(last_input, self.times[-1] if self.times else 0.0)
 
 
+def _one_line(exc: Exception) -> str:
+    """A validation error as one line: the first problem, where it is."""
+    if isinstance(exc, ValidationError):
+        err = exc.errors()[0]
+        where = ".".join(str(p) for p in err.get("loc", ()))
+        more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
+        return f"{where}: {err['msg']}{more}" if where else f"{err['msg']}{more}"
+    return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+
+
+def _read_text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise BundleError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise BundleError(f"{path} is not UTF-8 text") from None
+
+
 def load_inputs(path: Path) -> list[tuple[float, dict[str, Any]]]:
     """Read an inputs/BUTTONS JSONL file; every line is checked, errors name the line."""
     out: list[tuple[float, dict[str, Any]]] = []
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise BundleError(f"cannot read {path}: {exc}") from exc
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(_read_text(path).splitlines(), start=1):
         if not line.strip():
             continue
         try:
             obj = json.loads(line)
             if not isinstance(obj, dict):
                 raise ValueError("not a JSON object")
+            if "t" not in obj:
+                raise ValueError("no time 't'")
             t = float(obj.pop("t"))
+            if not math.isfinite(t) or t < 0:
+                raise ValueError(f"time {t} is not a time on the clips' clock")
             if "kind" not in obj and "button" in obj:
                 obj["kind"] = "button"
             parse_input(obj)  # validate now, not halfway through a game
-        except (ValueError, KeyError, TypeError) as exc:
-            raise BundleError(f"{path}:{number}: bad input line ({exc})") from None
+        except (ValueError, TypeError) as exc:
+            raise BundleError(f"{path}:{number}: bad input line ({_one_line(exc)})") from None
         out.append((t, obj))
     out.sort(key=lambda item: item[0])
     return out
 
 
+class _Meta(BaseModel):
+    game: str
+    options: dict[str, Any] = Field(default_factory=dict)
+    names: list[str] = Field(default_factory=list)
+    shoe_cards: list[str] = Field(default_factory=list)
+    events: list[str] = Field(default_factory=list)
+
+
 def load_bundle(path: str | Path) -> Bundle:
+    """Load and check a recorded session; anything wrong is a BundleError naming the file."""
     path = Path(path)
+    if not path.is_dir():
+        raise BundleError(f"{path} is not a recorded session folder")
+    for name in ("game.json", "shoe.times.json", "inputs.jsonl", "shoe.mp4"):
+        if not (path / name).is_file():
+            raise BundleError(f"{path} is not a complete recorded session: {name} is missing")
     try:
-        meta = json.loads((path / "game.json").read_text(encoding="utf-8"))
-        times = json.loads((path / "shoe.times.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise BundleError(f"{path} is not a complete table recording: {exc}") from exc
-    if not (path / "shoe.mp4").is_file():
-        raise BundleError(f"{path} has no shoe.mp4")
-    return Bundle(path=path, game=meta["game"], options=meta.get("options", {}),
-                  names=meta.get("names", []), shoe_cards=meta.get("shoe_cards", []),
-                  events=meta.get("events", []), inputs=load_inputs(path / "inputs.jsonl"),
-                  times=[float(t) for t in times])
+        meta = _Meta.model_validate_json(_read_text(path / "game.json"))
+    except ValidationError as exc:
+        raise BundleError(f"{path / 'game.json'}: {_one_line(exc)}") from None
+    try:
+        game_class(meta.game)(meta.options)
+    except EngineError as exc:
+        raise BundleError(f"{path / 'game.json'}: {exc}") from None
+    try:
+        times = [float(t) for t in json.loads(_read_text(path / "shoe.times.json"))]
+        if not all(math.isfinite(t) for t in times):
+            raise ValueError("a time is not finite")
+    except (ValueError, TypeError) as exc:
+        raise BundleError(f"{path / 'shoe.times.json'}: not a list of frame times "
+                          f"({_one_line(exc)})") from None
+    return Bundle(path=path, game=meta.game, options=meta.options, names=meta.names,
+                  shoe_cards=meta.shoe_cards, events=meta.events,
+                  inputs=load_inputs(path / "inputs.jsonl"), times=times)
 
 
 def timed_frames(video: Path, times: list[float] | None = None,

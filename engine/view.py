@@ -15,6 +15,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from engine.game import Game
+from engine.scoresheet import ScoreSheet
 
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 
@@ -105,6 +106,11 @@ def _trick(game: Game, d: dict[str, Any]) -> list[TrickCard]:
     return []
 
 
+def current_trick(game: Game) -> list[TrickCard]:
+    """The cards on the table now, by seat (cheaper than a whole ``table_view``)."""
+    return _trick(game, game.describe())
+
+
 def _declarations(game: Game, d: dict[str, Any]) -> list[str]:
     out: list[str] = []
     for item in d.get("declared") or []:
@@ -135,11 +141,15 @@ _COMMON = {"game", "to_act", "expects_shoe", "over", "phase", "deal", "dealer", 
            "fouls", "totals", "scores", "winner", "result"}
 
 
-def outcome(game: Game) -> Outcome:
-    sheet = game.score_sheet()
+def _outcome(game: Game, sheet: ScoreSheet) -> Outcome:
     winner = sheet.winner if sheet.winner is not None and sheet.winner >= 0 else None
     return Outcome(finished=bool(game.is_over), winner=winner if game.is_over else None,
                    totals=list(sheet.totals), reason=sheet.result)
+
+
+def outcome(game: Game) -> Outcome:
+    """The typed result of a game (so far)."""
+    return _outcome(game, game.score_sheet())
 
 
 def table_view(game: Game) -> TableView:
@@ -150,7 +160,6 @@ def table_view(game: Game) -> TableView:
     deal = d.get("deal")
     if game.name == "durak2":
         deal = d.get("game")
-    winner = sheet.winner if sheet.winner is not None and sheet.winner >= 0 else None
     return TableView(
         game=game.name,
         title=game.title or game.name,
@@ -175,8 +184,7 @@ def table_view(game: Game) -> TableView:
             event=str(last.event), legal=last.legal, rule=last.rule, message=last.message),
         deals=[DealLine(number=x.number, points=list(x.points)) for x in sheet.deals],
         totals=list(sheet.totals),
-        outcome=Outcome(finished=bool(game.is_over), winner=winner if game.is_over else None,
-                        totals=list(sheet.totals), reason=sheet.result),
+        outcome=_outcome(game, sheet),
         events=len(game.raw_log),
         extra={k: v for k, v in d.items() if k not in _COMMON and k != "open_hand"},
     )

@@ -1,0 +1,217 @@
+"""The organiser's admin: PIN login, then start/end games, confirm cards, undo, raw events.
+
+Every POST body is a pydantic model (``extra="forbid"``, lengths bounded; the whole body is
+capped by the app's middleware), every POST needs the session cookie *and* the session's CSRF
+token in ``X-CSRF-Token``. Controller refusals become 409 with the controller's own message;
+engine errors (unknown game, bad house rules) 400; nothing reaches the user as a 500.
+"""
+
+from __future__ import annotations
+
+import types
+import typing
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, HTTPException, Request, Response
+from fastapi.responses import FileResponse, JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
+
+from controller.core import Reply
+from controller.inputs import Admin
+from engine.registry import available_games, game_class
+from table_ui.app import STATIC, Ctl
+from table_ui.security import (
+    CSRF_HEADER,
+    SESSION_COOKIE,
+    Session,
+    csrf_ok,
+    verify_pin,
+)
+
+router = APIRouter()
+
+CardCode = Annotated[str, Field(pattern=r"^([6-9TJQKA][CDHS]|BJ|RJ)$")]
+OptionValue = str | int | bool | None
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+
+class LoginBody(_Body):
+    pin: str = Field(min_length=1, max_length=32)
+
+
+class NewGameBody(_Body):
+    game: str = Field(min_length=1, max_length=32)
+    options: dict[Annotated[str, Field(max_length=40)], OptionValue] = Field(
+        default_factory=dict, max_length=40)
+    names: list[Annotated[str, Field(max_length=40)]] = Field(default_factory=list, max_length=8)
+
+
+class ConfirmBody(_Body):
+    card: CardCode
+
+
+class EventBody(_Body):
+    event: str = Field(min_length=1, max_length=120)
+
+
+class EmptyBody(_Body):
+    pass
+
+
+# -- auth ---------------------------------------------------------------------------------------
+def _client_key(request: Request) -> str:
+    return request.client.host if request.client else "?"
+
+
+def current_session(request: Request) -> Session:
+    """Dependency: the admin session of the cookie, or 401."""
+    session = request.app.state.sessions.get(request.cookies.get(SESSION_COOKIE))
+    if session is None:
+        raise HTTPException(401, "log in with the admin PIN first")
+    return session
+
+
+LoggedIn = Annotated[Session, Depends(current_session)]
+
+
+def admin_post(request: Request, session: LoggedIn) -> Session:
+    """Dependency of every admin POST: a session and its CSRF token in the header, or 403."""
+    if not csrf_ok(session, request.headers.get(CSRF_HEADER)):
+        raise HTTPException(403, f"missing or wrong CSRF token (send it in {CSRF_HEADER})")
+    return session
+
+
+AdminPost = Annotated[Session, Depends(admin_post)]
+
+
+@router.get("/admin", include_in_schema=False)
+def admin_page() -> FileResponse:
+    return FileResponse(STATIC / "admin.html", headers={"Cache-Control": "no-cache"})
+
+
+@router.post("/api/admin/login")
+def login(body: LoginBody, request: Request, response: Response) -> dict[str, Any]:
+    limiter = request.app.state.limiter
+    key = _client_key(request)
+    if limiter.blocked(key):
+        raise HTTPException(429, "too many wrong PINs: wait a minute",
+                            headers={"Retry-After": str(limiter.retry_after(key))})
+    if not verify_pin(body.pin, request.app.state.pin_hash):
+        limiter.fail(key)
+        raise HTTPException(401, "wrong PIN")
+    limiter.reset(key)
+    session = request.app.state.sessions.create()
+    ttl = int(request.app.state.sessions.ttl)
+    response.set_cookie(SESSION_COOKIE, session.token, max_age=ttl, httponly=True,
+                        samesite="strict", path="/",
+                        secure=request.url.scheme == "https")
+    return {"csrf": session.csrf, "expires_in": ttl}
+
+
+@router.post("/api/admin/logout")
+def logout(request: Request, response: Response,
+           session: AdminPost) -> dict[str, Any]:
+    request.app.state.sessions.drop(session.token)
+    response.delete_cookie(SESSION_COOKIE, path="/")
+    return {"ok": True}
+
+
+@router.get("/api/admin/session")
+def session_info(session: LoggedIn) -> dict[str, Any]:
+    """For a page reload: the CSRF token of the cookie's session."""
+    return {"csrf": session.csrf}
+
+
+# -- reading ------------------------------------------------------------------------------------
+@router.get("/api/admin/state")
+def admin_state(request: Request, ctl: Ctl,
+                _: LoggedIn) -> JSONResponse:
+    out = ctl.admin_state()
+    out["table"] = {"log_path": str(ctl.log.path), "log_error": ctl.log_error,
+                    "displays": len(request.app.state.hub.clients), "devices": ctl.devices}
+    return JSONResponse(out, headers={"Cache-Control": "no-store"})
+
+
+def _field_form(name: str, field: Any) -> dict[str, Any]:
+    ann = field.annotation
+    optional = False
+    if typing.get_origin(ann) in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(ann) if a is not type(None)]
+        optional = len(args) < len(typing.get_args(ann))
+        ann = args[0] if len(args) == 1 else str
+    if typing.get_origin(ann) is Literal:
+        kind, choices = "choice", [str(c) for c in typing.get_args(ann)]
+    elif ann is bool:
+        kind, choices = "bool", []
+    elif ann is int:
+        kind, choices = "int", []
+    else:
+        kind, choices = "text", []
+    return {"name": name, "kind": kind, "choices": choices, "optional": optional,
+            "default": field.default, "help": field.description or ""}
+
+
+@router.get("/api/admin/games")
+def game_forms(_: LoggedIn) -> list[dict[str, Any]]:
+    """Every game with its house-rule form (from the game's settings model)."""
+    out = []
+    for name in available_games():
+        cls = game_class(name)
+        out.append({"name": name, "title": cls.title or name, "num_seats": cls.num_seats,
+                    "fields": [_field_form(n, f) for n, f in cls.settings_model.model_fields.items()]})
+    return out
+
+
+# -- acting -------------------------------------------------------------------------------------
+def _reply(reply: Reply) -> JSONResponse:
+    body = {"accepted": reply.accepted, "seq": reply.seq, "events": reply.events,
+            "alerts": [{"rule": a.rule, "message": a.message, "level": a.level, "seat": a.seat}
+                       for a in reply.alerts]}
+    if not reply.accepted:
+        if any(a.rule == "log-not-writable" for a in reply.alerts):
+            return JSONResponse({**body, "detail": reply.alerts[0].message}, status_code=503)
+        why = "; ".join(a.message for a in reply.alerts if a.level != "info") or "refused"
+        return JSONResponse({**body, "detail": why}, status_code=409)
+    return JSONResponse(body)
+
+
+@router.post("/api/admin/new_game")
+def new_game(body: NewGameBody, ctl: Ctl,
+             _: AdminPost) -> dict[str, Any]:
+    options = {k: v for k, v in body.options.items() if v is not None and v != ""}
+    names = [n for n in body.names]
+    gid = ctl.new_game(body.game, options, names)  # EngineError → 400, LogError → 503
+    return {"game_id": gid, "seq": ctl.seq}
+
+
+@router.post("/api/admin/confirm")
+def confirm(body: ConfirmBody, ctl: Ctl,
+            _: AdminPost) -> JSONResponse:
+    return _reply(ctl.submit(Admin(action="confirm_card", card=body.card)))
+
+
+@router.post("/api/admin/skip")
+def skip(body: EmptyBody, ctl: Ctl,
+         _: AdminPost) -> JSONResponse:
+    return _reply(ctl.submit(Admin(action="skip_card")))
+
+
+@router.post("/api/admin/undo")
+def undo(body: EmptyBody, ctl: Ctl,
+         _: AdminPost) -> JSONResponse:
+    return _reply(ctl.submit(Admin(action="undo")))
+
+
+@router.post("/api/admin/event")
+def event(body: EventBody, ctl: Ctl,
+          _: AdminPost) -> JSONResponse:
+    return _reply(ctl.submit(Admin(action="event", event=body.event)))
+
+
+@router.post("/api/admin/end_game")
+def end_game(body: EmptyBody, ctl: Ctl,
+             _: AdminPost) -> JSONResponse:
+    return _reply(ctl.submit(Admin(action="end_game")))

@@ -1,0 +1,138 @@
+"""Past games from the controller's log: the list, each score sheet, record/CSV/JSON downloads.
+
+Every game is rebuilt from its logged events (the log is the truth), so the history shows the
+same sheet ``cardtable score`` would print for the exported record.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import threading
+from datetime import UTC, datetime
+from typing import Any
+
+from fastapi import APIRouter, HTTPException
+from fastapi.responses import FileResponse, PlainTextResponse, Response
+
+from controller.core import Controller
+from controller.log import GameLog, GameRow
+from engine import record
+from engine.errors import EngineError
+from engine.game import Game
+from engine.registry import game_class
+from table_ui.app import STATIC, Ctl
+
+router = APIRouter()
+
+_cache: dict[tuple[str, int, int], Game] = {}
+_cache_lock = threading.Lock()
+
+
+def rebuild(game_log: GameLog, row: GameRow) -> Game:
+    """The game of a log row, replayed from its events (cached by the number of events)."""
+    events = game_log.event_texts(row.id)
+    key = (str(game_log.path), row.id, len(events))
+    with _cache_lock:
+        hit = _cache.get(key)
+    if hit is not None:
+        return hit
+    game = game_class(row.game).replay(events, row.options)
+    with _cache_lock:
+        if len(_cache) > 256:
+            _cache.clear()
+        _cache[key] = game
+    return game
+
+
+def _iso(t: float | None) -> str | None:
+    return None if t is None else datetime.fromtimestamp(t, UTC).isoformat(
+        timespec="seconds")
+
+
+def summary(game_log: GameLog, row: GameRow) -> dict[str, Any]:
+    out: dict[str, Any] = {"id": row.id, "game": row.game, "names": row.names,
+                           "options": row.options, "started": _iso(row.started),
+                           "ended": _iso(row.ended), "status": row.status}
+    try:
+        game = rebuild(game_log, row)
+        sheet = game.score_sheet()
+        out.update(title=game.title or row.game, totals=list(sheet.totals),
+                   sides=list(sheet.sides), result=sheet.result, error=None)
+    except (EngineError, KeyError, ValueError) as exc:
+        out.update(title=row.game, totals=[], sides=[], result="", error=str(exc))
+    return out
+
+
+def _row(ctl: Controller, game_id: int) -> GameRow:
+    row = ctl.log.game(game_id)
+    if row is None:
+        raise HTTPException(404, f"no game {game_id} in the log")
+    return row
+
+
+def _game(ctl: Controller, row: GameRow) -> Game:
+    try:
+        return rebuild(ctl.log, row)
+    except (EngineError, KeyError, ValueError) as exc:
+        raise HTTPException(409, f"game {row.id} cannot be rebuilt from the log: {exc}") from exc
+
+
+@router.get("/history", include_in_schema=False)
+def history_page() -> FileResponse:
+    return FileResponse(STATIC / "history.html", headers={"Cache-Control": "no-cache"})
+
+
+@router.get("/api/games")
+def games(ctl: Ctl) -> list[dict[str, Any]]:
+    rows = ctl.log.games()[-200:]
+    return [summary(ctl.log, r) for r in reversed(rows)]
+
+
+@router.get("/api/games/{game_id:int}")
+def game_detail(game_id: int, ctl: Ctl) -> dict[str, Any]:
+    row = _row(ctl, game_id)
+    game = _game(ctl, row)
+    return {**summary(ctl.log, row), "sheet": game.score_sheet().to_dict()}
+
+
+def _attachment(name: str) -> dict[str, str]:
+    return {"Content-Disposition": f'attachment; filename="{name}"'}
+
+
+@router.get("/api/games/{game_id:int}/record")
+def game_record(game_id: int, ctl: Ctl) -> PlainTextResponse:
+    row = _row(ctl, game_id)
+    game = _game(ctl, row)
+    meta = {"table_game_id": str(row.id), "started": _iso(row.started) or "",
+            "status": row.status}
+    meta.update({f"seat{i}": n.replace("\n", " ") for i, n in enumerate(row.names)})
+    return PlainTextResponse(record.dumps(game, meta),
+                             headers=_attachment(f"game-{row.id}-{row.game}.rec"))
+
+
+@router.get("/api/games/{game_id:int}/sheet.csv")
+@router.get("/api/games/{game_id:int}.csv")
+def game_csv(game_id: int, ctl: Ctl) -> Response:
+    row = _row(ctl, game_id)
+    sheet = _game(ctl, row).score_sheet()
+    buf = io.StringIO()
+    w = csv.writer(buf)
+    w.writerow(["deal", *sheet.sides, "items"])
+    for d in sheet.deals:
+        items = "; ".join(f"{sheet.sides[i.side]}: {i.what} {i.points:+d}" for i in d.items)
+        w.writerow([d.number, *d.points, items])
+    w.writerow(["total", *sheet.totals, sheet.result])
+    return Response(buf.getvalue(), media_type="text/csv; charset=utf-8",
+                    headers=_attachment(f"game-{row.id}-{row.game}.csv"))
+
+
+@router.get("/api/games/{game_id:int}/sheet.json")
+@router.get("/api/games/{game_id:int}.json")
+def game_json(game_id: int, ctl: Ctl) -> Response:
+    row = _row(ctl, game_id)
+    body = {**summary(ctl.log, row), "sheet": _game(ctl, row).score_sheet().to_dict()}
+    return Response(json.dumps(body, ensure_ascii=False, indent=1),
+                    media_type="application/json",
+                    headers=_attachment(f"game-{row.id}-{row.game}.json"))

@@ -1,0 +1,45 @@
+/* SVG playing cards, suit symbols and card backs, shared by the display and the admin. */
+"use strict";
+const Cards = (() => {
+  const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
+  const RED = { D: true, H: true };
+  const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+  function rankLabel(rank, ranks) {
+    if (ranks && ranks[rank]) return ranks[rank];
+    return rank === "T" ? "10" : rank;
+  }
+  function label(code, ranks) {
+    if (code === "BJ" || code === "RJ") return "🃏";
+    return rankLabel(code[0], ranks) + SUITS[code[1]];
+  }
+  function svg(code, opts) {
+    opts = opts || {};
+    const cls = "card" + (opts.cls ? " " + opts.cls : "");
+    if (code === "BJ" || code === "RJ") {
+      const col = code === "RJ" ? "#c8102e" : "#111";
+      return `<svg class="${cls}" data-card="${esc(code)}" viewBox="0 0 100 140" role="img" aria-label="joker">` +
+        `<rect x="1.5" y="1.5" width="97" height="137" rx="9" fill="#fff" stroke="#222" stroke-width="3"/>` +
+        `<text x="50" y="84" font-size="62" text-anchor="middle" fill="${col}">★</text>` +
+        `<text x="10" y="30" font-size="22" font-weight="700" fill="${col}">${esc(opts.joker || "J")}</text>` +
+        `<text x="90" y="128" font-size="22" font-weight="700" fill="${col}" text-anchor="end">${esc(opts.joker || "J")}</text></svg>`;
+    }
+    if (!code || code.length !== 2 || !SUITS[code[1]]) {
+      return `<svg class="${cls}" data-card="??" viewBox="0 0 100 140"><rect x="1.5" y="1.5" width="97" height="137" rx="9" fill="#fff" stroke="#222" stroke-width="3"/><text x="50" y="88" font-size="56" text-anchor="middle" fill="#777">?</text></svg>`;
+    }
+    const r = rankLabel(code[0], opts.ranks), s = SUITS[code[1]];
+    const col = RED[code[1]] ? "#c8102e" : "#111";
+    const small = r.length > 1 ? 34 : 42;
+    return `<svg class="${cls}" data-card="${esc(code)}" viewBox="0 0 100 140" role="img" aria-label="${esc(r + s)}">` +
+      `<rect x="1.5" y="1.5" width="97" height="137" rx="9" fill="#fff" stroke="#222" stroke-width="3"/>` +
+      `<text x="7" y="40" font-size="${small}" font-weight="800" fill="${col}" font-family="Arial, sans-serif">${esc(r)}</text>` +
+      `<text x="9" y="70" font-size="30" fill="${col}">${s}</text>` +
+      `<text x="60" y="118" font-size="74" text-anchor="middle" fill="${col}">${s}</text></svg>`;
+  }
+  function back(cls) {
+    return `<svg class="back ${cls || ""}" viewBox="0 0 100 140" aria-hidden="true">` +
+      `<rect x="1.5" y="1.5" width="97" height="137" rx="9" fill="#1d3f8f" stroke="#fff" stroke-width="4"/>` +
+      `<rect x="12" y="12" width="76" height="116" rx="5" fill="none" stroke="#8fb0ff" stroke-width="3"/>` +
+      `<path d="M12 12 L88 128 M88 12 L12 128" stroke="#8fb0ff" stroke-width="2"/></svg>`;
+  }
+  return { SUITS, RED, svg, back, label, esc };
+})();

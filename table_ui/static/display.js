@@ -1,0 +1,220 @@
+/* The table display: renders the public state pushed over /ws; reconnects with backoff. */
+"use strict";
+(() => {
+  const params = new URLSearchParams(location.search);
+  const lang = params.get("lang") || "";
+  const intl = params.get("cards") === "intl";
+  const ALERT_SECONDS = 30; // an alert stays up this long (the log keeps it for good)
+  let T = null, offset = 0, lastSeq = -1, delay = 500, socket = null, lastState = null;
+  const $ = (id) => document.getElementById(id);
+  const esc = Cards.esc;
+  const fmt = (s, vars) => String(s).replace(/\{(\w+)\}/g, (_, k) => (vars && k in vars ? vars[k] : ""));
+  const POS2 = ["bottom", "top"], POS4 = ["bottom", "left", "top", "right"];
+  const COLORS = ["#ffd166", "#66d9ff", "#ff7aa2", "#9cff8f"];
+
+  function ranks() { return intl ? null : T.ranks; }
+  function card(code, cls) { return Cards.svg(code, { ranks: ranks(), cls, joker: T.joker }); }
+  function seatName(st, i) { return (st.names && st.names[i]) || fmt(T.seat, { n: i + 1 }); }
+  function withNames(st, text) {
+    return String(text).replace(/seat (\d)/g, (m, d) => (st.names && st.names[+d] ? st.names[+d] : m));
+  }
+  function sideNames(st, v) {
+    const n = v.num_seats, sides = v.sides || [];
+    if (sides.length === n) return sides.map((_, i) => seatName(st, i));
+    if (sides.length * 2 === n) return sides.map((_, i) => seatName(st, i) + " + " + seatName(st, i + sides.length));
+    return sides.map((s, i) => s || fmt(T.side, { n: i + 1 }));
+  }
+  function settingText(k, v) {
+    const name = (T.settings && T.settings[k]) || k;
+    const val = (T.values && T.values[String(v)]) || String(v);
+    return name + ": " + val;
+  }
+
+  function renderHeader(st, v) {
+    $("title").textContent = v ? ((T.games && T.games[v.game]) || v.title) : T.no_game;
+    const changed = v ? Object.entries(v.changed_settings || {}) : [];
+    $("rules").innerHTML = !v ? "" : changed.length
+      ? changed.map(([k, x]) => `<span class="chip">${esc(settingText(k, x))}</span>`).join("")
+      : `<span class="chip dim">${esc(T.rules_default)}</span>` +
+        (v.settings && v.settings.game_type ? `<span class="chip dim">${esc(settingText("game_type", v.settings.game_type))}</span>` : "");
+    $("deal").textContent = v && v.deal ? fmt(T.deal, { n: v.deal }) : "";
+  }
+
+  function renderSeats(st, v) {
+    const pos = v && v.num_seats === 4 ? POS4 : POS2;
+    for (const p of POS4) { const el = $("seat-" + p); el.className = "seat empty"; el.innerHTML = ""; }
+    if (!v) return;
+    pos.forEach((p, i) => {
+      const el = $("seat-" + p);
+      const n = (v.hand_sizes || [])[i];
+      const turn = v.to_act === i && !v.over;
+      const cursor = st.cursor && st.cursor.seat === i ? `<div class="cursor">${esc(st.cursor.showing)}</div>` : "";
+      let backs = "";
+      if (typeof n === "number") {
+        const shown = Math.min(n, 12);
+        for (let k = 0; k < shown; k++) backs += Cards.back();
+        backs = `<div class="backs">${backs}</div><div class="count">${n}</div>`;
+      }
+      el.className = "seat" + (turn ? " turn" : "") + (v.dealer === i ? " dealer" : "");
+      el.dataset.seat = String(i);
+      el.innerHTML = `<div class="name">${esc(seatName(st, i))}${v.dealer === i ? ' <span class="dealer-mark">●</span>' : ""}</div>` +
+        `<div class="hand">${backs}</div>` + (turn ? `<div class="turn-label">▶ ${esc(T.turn)}</div>` : "") + cursor;
+    });
+  }
+
+  function renderTrick(st, v) {
+    const box = $("trick");
+    if (!v) { box.className = ""; box.innerHTML = ""; $("centre-note").innerHTML = `<div class="big">${esc(T.no_game)}</div><div>${esc(T.no_game_hint)}</div>`; return; }
+    const trick = v.trick || [];
+    if (v.game === "durak2") {
+      box.className = "durak";
+      box.innerHTML = trick.map((t) => `<div class="pair">${card(t.card, "attack")}${t.covered_by ? card(t.covered_by, "cover") : ""}</div>`).join("");
+    } else {
+      box.className = "tricks n" + v.num_seats;
+      const pos = v.num_seats === 4 ? POS4 : POS2;
+      const seen = new Set();
+      box.innerHTML = trick.map((t, i) => {
+        let seat = t.seat;
+        if (seen.has(seat)) seat = (trick[0].seat + i) % v.num_seats; // a view giving one seat for all
+        seen.add(seat);
+        const mode = t.mode ? `<div class="mode">${esc(t.mode)}</div>` : "";
+        return `<div class="played at-${pos[seat] || "bottom"}" data-seat="${seat}">${card(t.card)}${mode}</div>`;
+      }).join("");
+    }
+    const note = v.expects_shoe && !v.over ? `<div class="dealing">${esc(T.dealing)}</div>` : "";
+    $("centre-note").innerHTML = note;
+  }
+
+  function renderTrump(st, v) {
+    const el = $("trump");
+    const t = v ? v.trump : null;
+    el.dataset.suit = t || "";
+    el.className = t && Cards.RED[t] ? "red" : "";
+    if (t && Cards.SUITS[t]) {
+      el.textContent = Cards.SUITS[t];
+      $("trump-label").textContent = T.trump + " — " + T.suits[t];
+    } else if (t === "none") {
+      el.textContent = "∅"; $("trump-label").textContent = T.no_trump;
+    } else {
+      el.textContent = "?"; $("trump-label").textContent = v ? T.trump_unknown : "";
+    }
+    $("trump-card").innerHTML = v && v.trump_card ? card(v.trump_card, "small") : "";
+    $("contract").innerHTML = v && v.contract ? `<span class="lbl">${esc(T.contract)}:</span> ${esc(withNames(st, v.contract))}` : "";
+    const decl = v ? v.declarations || [] : [];
+    $("declarations").innerHTML = decl.length ? `<div class="lbl">${esc(T.declarations)}</div>` +
+      decl.slice(-4).map((d) => `<div class="decl">${esc(withNames(st, d))}</div>`).join("") : "";
+  }
+
+  function renderScore(st, v) {
+    if (!v || !(v.sides || []).length) { $("score").innerHTML = ""; $("chart").innerHTML = ""; return; }
+    const names = sideNames(st, v);
+    const deals = v.deals || [];
+    const rows = deals.slice(-6).map((d) => `<tr><td class="num">${d.number}</td>` +
+      d.points.map((p) => `<td>${p}</td>`).join("") + "</tr>").join("");
+    $("score").innerHTML = `<table class="n${names.length}"><thead><tr><th>${esc(T.deal_col)}</th>` +
+      names.map((n, i) => `<th class="s${i % 4}">${esc(n)}</th>`).join("") + `</tr></thead><tbody>${rows}</tbody>` +
+      `<tfoot><tr><th>${esc(T.total)}</th>` + (v.totals || []).map((t, i) => `<td class="total" id="total-${i}">${t}</td>`).join("") +
+      "</tr></tfoot></table>";
+    $("chart").innerHTML = chart(names, deals, v.totals || []);
+  }
+
+  function chart(names, deals, totals) {
+    const W = 540, H = 230, L = 56, R = 16, TOP = 34, B = 26;
+    const sides = names.length;
+    const series = names.map(() => [0]);
+    for (const d of deals) d.points.forEach((p, i) => { if (series[i]) series[i].push(series[i][series[i].length - 1] + p); });
+    const all = series.flat().concat(totals);
+    let lo = Math.min(0, ...all), hi = Math.max(1, ...all);
+    if (hi === lo) hi = lo + 1;
+    const n = Math.max(1, deals.length);
+    const x = (k) => L + (W - L - R) * k / n;
+    const y = (val) => TOP + (H - TOP - B) * (1 - (val - lo) / (hi - lo));
+    let out = `<svg viewBox="0 0 ${W} ${H}" class="chart" role="img" aria-label="${esc(T.chart)}">`;
+    out += `<text x="${L}" y="22" class="ct">${esc(T.chart)}</text>`;
+    out += `<line x1="${L}" y1="${y(lo)}" x2="${W - R}" y2="${y(lo)}" class="axis"/>`;
+    out += `<line x1="${L}" y1="${TOP}" x2="${L}" y2="${H - B}" class="axis"/>`;
+    if (lo < 0) out += `<line x1="${L}" y1="${y(0)}" x2="${W - R}" y2="${y(0)}" class="zero"/>`;
+    out += `<text x="${L - 8}" y="${y(hi) + 8}" class="tick" text-anchor="end">${hi}</text>`;
+    out += `<text x="${L - 8}" y="${y(lo)}" class="tick" text-anchor="end">${lo}</text>`;
+    for (let s = 0; s < sides; s++) {
+      const pts = series[s].map((val, k) => `${x(k).toFixed(1)},${y(val).toFixed(1)}`).join(" ");
+      out += `<polyline points="${pts}" fill="none" stroke="${COLORS[s % 4]}" stroke-width="5" stroke-linejoin="round"/>`;
+      const last = series[s].length - 1;
+      out += `<circle cx="${x(last)}" cy="${y(series[s][last])}" r="7" fill="${COLORS[s % 4]}"/>`;
+    }
+    return out + "</svg>";
+  }
+
+  function renderAlerts(st, v, now) {
+    const items = [];
+    if (st.log_error) items.push(`<div class="alert error" data-rule="log-not-writable">⚠ ${esc(fmt(T.log_error, { msg: st.log_error }))}</div>`);
+    if (st.pending) items.push(`<div class="alert confirm" data-rule="confirm-card">⌛ ${esc(T.confirm_card)}</div>`);
+    const fresh = (st.alerts || []).filter((a) => a.rule !== "confirm-card" && (!now || !a.t || now - a.t < ALERT_SECONDS));
+    const pick = fresh.filter((a) => a.level === "illegal" || a.level === "error").slice(-2)
+      .concat(fresh.filter((a) => a.level !== "illegal" && a.level !== "error").slice(-1));
+    for (const a of pick) {
+      const head = a.level === "illegal" ? `<b>${esc(T.illegal)}</b> <span class="rule">${esc(a.rule)}</span> ` : `<span class="rule">${esc(a.rule)}</span> `;
+      items.push(`<div class="alert ${esc(a.level)}" data-rule="${esc(a.rule)}">${head}${esc(withNames(st, a.message))}</div>`);
+    }
+    if (st.status === "abandoned") items.push(`<div class="alert info">${esc(T.abandoned)}</div>`);
+    $("alerts").innerHTML = items.slice(0, 3).join("");
+  }
+
+  function renderOver(st, v) {
+    const el = $("over");
+    if (!v || !v.over) { el.className = ""; el.innerHTML = ""; return; }
+    const names = sideNames(st, v);
+    const w = v.outcome && v.outcome.winner;
+    el.className = "show";
+    el.innerHTML = `<div class="big">${esc(T.over)}</div>` +
+      (w !== null && w !== undefined && names[w] ? `<div class="winner">${esc(fmt(T.winner, { name: names[w] }))}</div>` : "") +
+      `<div class="reason">${esc(withNames(st, v.outcome.reason || ""))}</div>`;
+  }
+
+  function render(st, now) {
+    lastState = st;
+    const v = st.view;
+    renderHeader(st, v); renderSeats(st, v); renderTrick(st, v); renderTrump(st, v);
+    renderScore(st, v); renderAlerts(st, v, now); renderOver(st, v);
+    lastSeq = st.seq;
+    document.body.dataset.seq = String(st.seq);
+    document.body.dataset.game = v ? v.game : "";
+  }
+
+  function setOnline(on) {
+    document.body.dataset.online = on ? "1" : "0";
+    $("offline").textContent = on ? "" : T.offline;
+    $("offline").className = on ? "" : "show";
+  }
+
+  function connect() {
+    const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
+    socket = ws;
+    ws.onopen = () => { delay = 500; setOnline(true); if (lastSeq >= 0) ws.send(JSON.stringify({ since: lastSeq })); };
+    ws.onmessage = (e) => {
+      let m; try { m = JSON.parse(e.data); } catch (_) { return; }
+      if (m && m.type === "state" && m.state) { if (m.now) offset = m.now - Date.now() / 1000; render(m.state, m.now); }
+    };
+    ws.onclose = () => {
+      if (socket !== ws) return;
+      setOnline(false);
+      setTimeout(connect, delay + Math.random() * 200);
+      delay = Math.min(delay * 2, 4000);
+    };
+  }
+
+  async function start() {
+    for (;;) {
+      try {
+        const r = await fetch("/api/i18n" + (lang ? "/" + encodeURIComponent(lang) : ""));
+        if (r.ok) { T = await r.json(); break; }
+      } catch (_) { /* the server is not up yet */ }
+      await new Promise((res) => setTimeout(res, 1000));
+    }
+    document.documentElement.lang = T.lang;
+    setOnline(false);
+    connect();
+    setInterval(() => { if (lastState) renderAlerts(lastState, lastState.view, Date.now() / 1000 + offset); }, 15000);
+  }
+  start();
+})();

@@ -1,0 +1,34 @@
+/* History: past games from /api/games, a game's score sheet and its downloads. */
+"use strict";
+(async () => {
+  const lang = new URLSearchParams(location.search).get("lang") || "";
+  const q = lang ? "?lang=" + encodeURIComponent(lang) : "";
+  const T = await (await fetch("/api/i18n" + (lang ? "/" + encodeURIComponent(lang) : ""))).json();
+  document.documentElement.lang = T.lang;
+  const $ = (id) => document.getElementById(id);
+  const esc = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+  $("h").textContent = T.history; $("back").textContent = T.back; $("back").href = "/" + q;
+  const games = await (await fetch("/api/games")).json();
+  $("games").querySelector("thead").innerHTML = "<tr>" + ["col_id", "col_game", "col_date", "col_players", "col_status", "col_totals", "col_files"]
+    .map((k) => `<th>${esc(T[k])}</th>`).join("") + "</tr>";
+  const body = $("games").querySelector("tbody");
+  if (!games.length) body.innerHTML = `<tr><td colspan="7">${esc(T.no_games)}</td></tr>`;
+  body.innerHTML += games.map((g) => `<tr data-game="${g.id}"><td><a href="#" data-open="${g.id}">${g.id}</a></td>` +
+    `<td>${esc(g.title)}</td><td>${esc((g.started || "").replace("T", " ").slice(0, 16))}</td>` +
+    `<td>${esc((g.names || []).join(", "))}</td><td>${esc(T["status_" + g.status] || g.status)}</td>` +
+    `<td class="totals">${esc((g.totals || []).join(" : "))}</td>` +
+    `<td><a href="/api/games/${g.id}/record">${esc(T.record)}</a> · <a href="/api/games/${g.id}.csv">csv</a> · <a href="/api/games/${g.id}.json">json</a></td></tr>`).join("");
+  body.addEventListener("click", async (e) => {
+    const id = e.target.dataset && e.target.dataset.open;
+    if (!id) return;
+    e.preventDefault();
+    const g = await (await fetch("/api/games/" + id)).json();
+    const s = g.sheet;
+    $("detail").classList.remove("hidden");
+    $("detail-title").textContent = `${T.sheet}: #${g.id} ${g.title}`;
+    $("sheet").innerHTML = `<tr><th>${esc(T.deal_col)}</th>` + s.sides.map((x) => `<th>${esc(x)}</th>`).join("") + "</tr>" +
+      s.deals.map((d) => `<tr><td>${d.number}</td>` + d.points.map((p) => `<td>${p}</td>`).join("") + "</tr>").join("") +
+      `<tr><th>${esc(T.total)}</th>` + s.totals.map((t) => `<th>${t}</th>`).join("") + "</tr>";
+    $("notes").textContent = s.deals.map((d) => `${d.number}: ` + d.items.map((i) => `${s.sides[i.side]} ${i.what} ${i.points > 0 ? "+" : ""}${i.points}`).concat(d.notes).join("; ")).join("\n") + (s.result ? "\n" + s.result : "");
+  });
+})();

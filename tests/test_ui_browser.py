@@ -1,0 +1,206 @@
+"""Real-browser tests of the display and admin (Debian's chromium via Playwright; no download).
+
+A uvicorn server runs in a thread on a free port around a real Controller; the test feeds
+inputs through ``controller.submit`` and asserts what the page's DOM shows. Screenshots go to
+``tests/artifacts/``.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from pathlib import Path
+
+import pytest
+
+from controller.core import Controller
+from controller.inputs import Admin, ShoeCard
+from controller.log import GameLog
+from engine.view import table_view
+from table_ui.testing import CHROMIUM, CHROMIUM_ARGS, LiveServer, deal_until_play, play_until
+
+pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
+                                reason=f"{CHROMIUM} is absent (apt-get install chromium)")
+
+ARTIFACTS = Path(__file__).with_name("artifacts")
+PIN = "2468"
+SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+WAIT = 10_000  # ms: the longest any DOM wait may take
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def ctl(tmp_path):
+    c = Controller(GameLog(tmp_path / "table.sqlite"))
+    c.new_game("durak2", {}, ["Аня", "Боря"])
+    return c
+
+
+def wait_seq(page, seq: int) -> None:
+    page.wait_for_function(f"Number(document.body.dataset.seq) >= {seq}", timeout=WAIT)
+
+
+def at_defence(c: Controller) -> bool:
+    g, v = c.game, table_view(c.game)
+    return (bool(v.trick) and not g.expects_shoe and v.trick[-1].covered_by is None
+            and g.to_act() == v.extra.get("defender"))
+
+
+def illegal_beat(c: Controller) -> str:
+    from engine.events import Event
+
+    g, v = c.game, table_view(c.game)
+    seat = g.to_act()
+    for card in g.hand(seat):
+        for t in v.trick:
+            text = f"{seat} beat {card.code} {t.card}"
+            if not g.judge(Event.parse(text)).legal:
+                return text
+    raise AssertionError("no illegal beat here")
+
+
+def test_display_shows_trump_trick_totals_and_illegal_play(ctl, browser):
+    rng = random.Random(5)
+    assert play_until(ctl, rng, at_defence)
+    with LiveServer(ctl) as srv:
+        page = browser.new_page(bypass_csp=True, viewport={"width": 1920, "height": 1080})
+        page.goto(srv.url + "/")
+        wait_seq(page, ctl.seq)
+        v = table_view(ctl.game)
+        assert page.locator("#trump").inner_text() == SUITS[v.trump]
+        assert page.locator("#trump").get_attribute("data-suit") == v.trump
+        assert page.locator(f'#trick svg.card[data-card="{v.trick[0].card}"]').count() == 1
+        assert page.locator("#seat-bottom .name").inner_text().startswith("Аня")
+        assert page.locator("#seat-top .name").inner_text().startswith("Боря")
+        assert page.locator(".seat.turn").get_attribute("data-seat") == str(ctl.game.to_act())
+        assert page.locator("#total-0").inner_text() == str(v.totals[0])
+        # the whole display fits the TV: no scrolling
+        assert page.evaluate("document.documentElement.scrollHeight <= innerHeight + 1")
+        # an illegal play: red alert with the rule and the message
+        reply = ctl.submit(Admin(action="event", event=illegal_beat(ctl)))
+        assert reply.alerts and reply.alerts[0].level == "illegal"
+        wait_seq(page, reply.seq)
+        alert = page.locator("#alerts .alert.illegal")
+        assert alert.count() == 1
+        assert reply.alerts[0].rule in alert.inner_text()
+        assert "Аня" in alert.inner_text() or "Боря" in alert.inner_text()
+        # the covering card is drawn over its attack card
+        assert page.locator("#trick .pair svg.cover").count() >= 1
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "display-1920x1080.png"))
+        # English and international indices
+        page.goto(srv.url + "/?lang=en&cards=intl")
+        wait_seq(page, ctl.seq)
+        assert "trump" in page.locator("#trump-label").inner_text()
+        page.close()
+
+
+def test_display_four_seats_and_finished_partie(tmp_path, browser):
+    c = Controller(GameLog(tmp_path / "joker.sqlite"))
+    c.new_game("joker", {"minus_joker": True}, ["Анна", "Борис", "Вера", "Глеб"])
+    rng = random.Random(3)
+    assert play_until(c, rng, lambda c: len(c.game.score_sheet().deals) >= 2
+                      and len(table_view(c.game).trick) >= 2, limit=5000)
+    with LiveServer(c) as srv:
+        page = browser.new_page(bypass_csp=True, viewport={"width": 1920, "height": 1080})
+        page.goto(srv.url + "/")
+        wait_seq(page, c.seq)
+        for pos, name in zip(("bottom", "left", "top", "right"), ("Анна", "Борис", "Вера", "Глеб"),
+                             strict=True):
+            assert page.locator(f"#seat-{pos} .name").inner_text().startswith(name)
+        assert page.locator("#trick .played").count() == len(table_view(c.game).trick)
+        assert page.locator("svg.chart polyline").count() == 4
+        assert "минусовой джокер" in page.locator("#rules").inner_text()
+        assert page.evaluate("document.documentElement.scrollHeight <= innerHeight + 1")
+        page.screenshot(path=str(ARTIFACTS / "display-joker-1920x1080.png"))
+        page.close()
+
+
+def test_admin_wrong_pin_then_confirms_a_doubtful_card(ctl, browser):
+    unseen = [x.code for x in ctl.game.unseen_cards()]
+    with LiveServer(ctl, pin=PIN) as srv:
+        display = browser.new_page(bypass_csp=True, viewport={"width": 1920, "height": 1080})
+        display.goto(srv.url + "/")
+        wait_seq(display, ctl.seq)
+        phone = browser.new_page(bypass_csp=True, viewport={"width": 390, "height": 844}, is_mobile=True,
+                                 has_touch=True)
+        phone.goto(srv.url + "/admin")
+        phone.fill("#pin", "1111")
+        phone.click("#login")
+        phone.wait_for_function("document.getElementById('login-msg').textContent.length > 0",
+                                timeout=WAIT)
+        assert phone.locator("#panel").is_hidden()
+        phone.fill("#pin", PIN)
+        phone.click("#login")
+        phone.wait_for_selector("#panel:not(.hidden)", timeout=WAIT)
+        # the shoe reader is unsure of a card
+        reply = ctl.submit(ShoeCard(card="??", candidates=[unseen[0], unseen[1]]))
+        wait_seq(display, reply.seq)
+        assert display.locator('#alerts [data-rule="confirm-card"]').count() == 1
+        phone.wait_for_selector(f'#cands button[data-card="{unseen[1]}"]', timeout=WAIT)
+        phone.screenshot(path=str(ARTIFACTS / "admin-390x844.png"), full_page=True)
+        phone.click(f'#cands button[data-card="{unseen[1]}"]')
+        phone.wait_for_function("document.getElementById('msg').className.includes('ok')",
+                                timeout=WAIT)
+        assert ctl.state.pending is None
+        assert ctl.game.raw_log[-1].kind == "shoe"
+        wait_seq(display, ctl.seq)
+        assert display.locator('#alerts [data-rule="confirm-card"]').count() == 0
+        # a typed code for the next doubtful card, and the form of a new game
+        ctl.submit(ShoeCard(card="??", candidates=[]))
+        phone.wait_for_function("document.getElementById('pending-box').dataset.pending == '1'",
+                                timeout=WAIT)
+        phone.fill("#card", unseen[2].lower())
+        phone.click("#confirm")
+        phone.wait_for_function("document.getElementById('pending-box').dataset.pending == '0'",
+                                timeout=WAIT)
+        assert str(ctl.game.raw_log[-1]) == f"shoe {unseen[2]}"
+        phone.select_option("#game", "joker")
+        phone.fill("#names input >> nth=0", "Зоя")
+        phone.check("#opt-minus_joker")
+        phone.click("#start")
+        phone.wait_for_function("document.getElementById('now').textContent.includes('Joker')",
+                                timeout=WAIT)
+        assert ctl.game.name == "joker" and ctl.names[0] == "Зоя"
+        assert ctl.game.settings.minus_joker is True
+        phone.close()
+        display.close()
+
+
+def test_display_reconnects_after_a_server_restart(tmp_path, browser):
+    path = tmp_path / "restart.sqlite"
+    c1 = Controller(GameLog(path))
+    c1.new_game("durak2", {}, ["Аня", "Боря"])
+    deal_until_play(c1, random.Random(9))
+    seq = c1.seq
+    first = LiveServer(c1)
+    port = first.port
+    first.__enter__()
+    page = browser.new_page(bypass_csp=True, viewport={"width": 1280, "height": 720})
+    try:
+        page.goto(first.url + "/")
+        wait_seq(page, seq)
+        first.stop()
+        page.wait_for_function("document.body.dataset.online == '0'", timeout=WAIT)
+        c1.log.close()
+        c2 = Controller(GameLog(path))  # the table restarts from its log
+        assert c2.seq == seq
+        with LiveServer(c2, port=port) as second:
+            page.wait_for_function("document.body.dataset.online == '1'", timeout=WAIT)
+            wait_seq(page, seq)
+            assert page.locator("#trump").get_attribute("data-suit") == table_view(c2.game).trump
+            deal_until_play(c2, random.Random(1))
+            reply = c2.submit(Admin(action="undo"))
+            wait_seq(page, reply.seq)
+            assert second.port == port
+    finally:
+        page.close()
