@@ -202,6 +202,13 @@ def cmd_run(args: argparse.Namespace) -> int:
         def press(seat: int, button: str) -> None:
             panels[seat].tap(button)
 
+    # The dealer's buttons and status LEDs on gpiozero's simulated pins, pressed by the simulation.
+    from gpiozero.pins.mock import MockFactory
+
+    from controller.table import DealerLink
+
+    dealer_link = DealerLink(controller, MockFactory())
+
     archive = None
     if args.footage_budget > 0:
         from controller.archive import FootageArchive
@@ -212,7 +219,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         first = True
         while not stop.is_set():
             table = SimulatedTable(controller, bundle, speed=args.speed, press=press, stop=stop,
-                                   archive=archive)
+                                   archive=archive, dealer=dealer_link.panel.press)
             try:
                 table.play(resume=first)
             except Exception:
@@ -239,7 +246,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             pin = os.environ.get("CARDTABLE_ADMIN_PIN") or random_pin()
             pin_hash = hash_pin(pin)
             pin_note = f" (PIN {pin})"
-        server = web_server(create_app(controller, admin_pin_hash=pin_hash),
+        server = web_server(create_app(controller, admin_pin_hash=pin_hash, archive=archive),
                             host=args.host, port=args.port)
     worker = threading.Thread(target=simulate, name="simulated table", daemon=True)
     url = f"http://{args.host}:{args.port}"
@@ -261,6 +268,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     finally:
         stop.set()
         worker.join(timeout=3)
+        dealer_link.close()
         if link is not None:
             link.stop()
         if panels is not None:

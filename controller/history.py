@@ -85,6 +85,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     _db_argument(p)
     p.set_defaults(func=cmd_export)
 
+    p = _one_line_errors(hsub.add_parser(
+        "clip", help="a deal's shoe footage from the dispute archive, with the frames its cards "
+        "were decided at"))
+    p.add_argument("game", metavar="GAME", help="game id (see `cardtable history list`)")
+    p.add_argument("deal", metavar="DEAL", type=int, help="deal number (Durak: game number)")
+    p.add_argument("-o", "--output", type=Path, default=None, metavar="FILE",
+                   help="write the clip here (default: GAME-DEAL.mp4 in this folder)")
+    _db_argument(p)
+    p.set_defaults(func=cmd_clip)
+
 
 def _guarded(body: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
     def run(args: argparse.Namespace) -> int:
@@ -356,4 +366,44 @@ def cmd_export(args: argparse.Namespace) -> int:
             args.output.write_text(text, encoding="utf-8")
         except OSError as exc:
             raise CommandError(f"cannot write {args.output}: {exc.strerror or exc}") from exc
+    return 0
+
+
+@_guarded
+def cmd_clip(args: argparse.Namespace) -> int:
+    """Copy a deal's archived footage out and say which frames decided which logged events."""
+    import shutil
+
+    from controller.archive import FootageArchive
+
+    log = open_log(args.db)
+    try:
+        with log.reading():
+            row = find_game(log, args.game)
+            inputs = [(e.seq, e.frame, e.body) for e in log.entries(row.id, kinds=("input",))
+                      if e.source == "shoe" and e.frame is not None]
+    finally:
+        log.close()
+    archive = FootageArchive(log.path.parent / "footage")
+    clips = archive.find(row.id, args.deal)
+    if not clips:
+        kept = sorted({c.deal for c in archive.clips(row.id)})
+        raise CommandError(f"no footage of game {row.id} deal {args.deal} in {archive.root} "
+                           f"(kept: {', '.join(map(str, kept)) or 'none'}; the archive keeps the "
+                           "newest deals within its budget)")
+    out = args.output or Path(f"{row.id}-{args.deal}.mp4")
+    try:
+        shutil.copyfile(clips[0].path, out)
+    except OSError as exc:
+        raise CommandError(f"cannot write {out}: {exc.strerror or exc}") from exc
+    clip = clips[0]
+    print(f"{out}: game {row.id} deal {args.deal}, camera frames {clip.first_frame}–"
+          f"{clip.last_frame} (clip frame = camera frame − {clip.first_frame})")
+    for seq, frame, body in inputs:
+        if clip.first_frame <= frame <= clip.last_frame:
+            print(f"  log #{seq}: shoe card {body.get('card')} decided at camera frame {frame} "
+                  f"(clip frame {frame - clip.first_frame})")
+    if len(clips) > 1:
+        print(f"  (and {len(clips) - 1} more part(s) after a restart: "
+              f"{', '.join(str(c.path) for c in clips[1:])})")
     return 0

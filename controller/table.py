@@ -66,7 +66,8 @@ class SimulatedTable:
                  press: Callable[[int, str], None] | None = None,
                  stop: threading.Event | None = None,
                  on_frame: Callable[[], Any] | None = None,
-                 archive: FootageArchive | None = None) -> None:
+                 archive: FootageArchive | None = None,
+                 dealer: Callable[[str], None] | None = None) -> None:
         self.controller = controller
         self.bundle = bundle
         self.speed = speed
@@ -74,6 +75,7 @@ class SimulatedTable:
         self.stop = stop or threading.Event()
         self.on_frame = on_frame
         self.archive = archive
+        self.dealer = dealer  # presses a dealer button (GPIO) as the dealer would
         self._deal_at: tuple[int, Any] = (-1, None)
         self.reader = ShoeReader(bundle.profile())
         self.latencies: list[float] = []  # card decided -> controller committed, seconds
@@ -120,6 +122,8 @@ class SimulatedTable:
                 if self._deal() != deal:
                     deal = self._deal()
                     self.reader.new_deal()
+                    if self.dealer is not None:
+                        self.dealer("new_deal")
                 if self.archive is not None and self.controller.game_id is not None:
                     self.archive.add(self.controller.game_id, deal[0] or deal[1] or 0,
                                      step.frame_no, step.t, step.frame)
@@ -253,6 +257,38 @@ class PanelLink:
                     self._leds[(seat, led)] = (mode, colour)
                 except Exception:  # a panel not connected right now: try at the next change
                     pass
+
+
+class DealerLink:
+    """The dealer's GPIO buttons ↔ controller (a ``hardware.gpio.DealerPanel``): «новая сдача» and
+    «отмена» become ``Button`` inputs; the status LEDs show that the table runs and when it needs
+    attention (a card to confirm blinks, a log that cannot be written is steady)."""
+
+    def __init__(self, controller: Controller, factory: Any) -> None:
+        from hardware.gpio import DealerPanel
+
+        self.controller = controller
+        self.panel = DealerPanel(factory, self._pressed)
+        self._shown: tuple[bool, str] | None = None
+        self._unsubscribe = controller.subscribe(self._on_state)
+        self._on_state(controller.public_state())
+
+    def _pressed(self, name: str) -> None:
+        try:
+            self.controller.submit(Button(button=name, source="gpio"))  # type: ignore[arg-type]
+        except Exception:
+            log.exception("dealer button %s failed", name)
+
+    def _on_state(self, state: dict[str, Any]) -> None:
+        attention = "on" if state.get("log_error") else "blink" if state.get("pending") else "off"
+        shown = (state.get("game_id") is not None, attention)
+        if shown != self._shown:
+            self._shown = shown
+            self.panel.show(*shown)
+
+    def close(self) -> None:
+        self._unsubscribe()
+        self.panel.close()
 
 
 def _seat_of(event_text: str) -> int | None:

@@ -106,7 +106,7 @@ Ctl = Annotated[Controller, Depends(get_controller)]
 
 
 def create_app(controller: Controller, *, admin_pin_hash: str | None = None,
-               lang: str = "ru") -> FastAPI:
+               lang: str = "ru", archive: Any = None) -> FastAPI:
     """The web app of one table. Without ``admin_pin_hash`` a random 6-digit PIN is made and
     written once to stderr (``admin PIN: 123456``)."""
     from table_ui import routes_admin, routes_display, routes_history
@@ -133,6 +133,7 @@ def create_app(controller: Controller, *, admin_pin_hash: str | None = None,
     app = FastAPI(title="cardtable", lifespan=lifespan, docs_url=None, redoc_url=None,
                   openapi_url=None)
     app.state.controller = controller
+    app.state.archive = archive  # controller.archive.FootageArchive: deal clips for /history
     app.state.hub = hub
     app.state.lang = i18n.lang_of(lang)
     app.state.pin_hash = admin_pin_hash

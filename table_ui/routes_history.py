@@ -13,13 +13,14 @@ import threading
 from datetime import UTC, datetime
 from typing import Any
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import FileResponse, PlainTextResponse, Response
 
 from controller.core import Controller
 from controller.log import GameLog, GameRow
 from engine import record
 from engine.errors import EngineError
+from engine.events import Event
 from engine.game import Game
 from engine.registry import game_class
 from table_ui.app import STATIC, Ctl
@@ -91,10 +92,49 @@ def games(ctl: Ctl) -> list[dict[str, Any]]:
 
 
 @router.get("/api/games/{game_id:int}")
-def game_detail(game_id: int, ctl: Ctl) -> dict[str, Any]:
+def game_detail(game_id: int, request: Request, ctl: Ctl) -> dict[str, Any]:
     row = _row(ctl, game_id)
     game = _game(ctl, row)
-    return {**summary(ctl.log, row), "sheet": game.score_sheet().to_dict()}
+    archive = request.app.state.archive
+    clips = sorted({c.deal for c in archive.clips(row.id)}) if archive is not None else []
+    return {**summary(ctl.log, row), "sheet": game.score_sheet().to_dict(), "clips": clips}
+
+
+def deal_events(row: GameRow, events: list[str]) -> dict[int, list[str]]:
+    """The logged events of each deal (Durak: each game), by replaying them one by one."""
+    game = game_class(row.game)(row.options)
+    out: dict[int, list[str]] = {}
+    for text in events:
+        before = game.describe()
+        game.record(Event.parse(text))
+        d = game.describe() if text.startswith("shoe ") else before
+        number = d.get("game") if row.game == "durak2" else d.get("deal")
+        out.setdefault(int(number or 1), []).append(text)
+    return out
+
+
+@router.get("/api/games/{game_id:int}/deals/{deal:int}/events")
+def game_deal_events(game_id: int, deal: int, ctl: Ctl) -> dict[str, Any]:
+    row = _row(ctl, game_id)
+    try:
+        by_deal = deal_events(row, ctl.log.event_texts(row.id))
+    except EngineError as exc:
+        raise HTTPException(409, f"game {row.id} cannot be rebuilt from the log: {exc}") from exc
+    if deal not in by_deal:
+        raise HTTPException(404, f"game {row.id} has no deal {deal}")
+    return {"game_id": row.id, "deal": deal, "events": by_deal[deal]}
+
+
+@router.get("/api/games/{game_id:int}/deals/{deal:int}/clip")
+def game_deal_clip(game_id: int, deal: int, request: Request, ctl: Ctl) -> FileResponse:
+    """The deal's shoe footage from the dispute archive (controller/archive.py)."""
+    row = _row(ctl, game_id)
+    archive = request.app.state.archive
+    clips = archive.find(row.id, deal) if archive is not None else []
+    if not clips:
+        raise HTTPException(404, f"no footage of game {row.id} deal {deal} is kept")
+    return FileResponse(clips[0].path, media_type="video/mp4",
+                        filename=f"game-{row.id}-deal-{deal}.mp4")
 
 
 def _attachment(name: str) -> dict[str, str]:

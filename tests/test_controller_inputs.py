@@ -272,3 +272,26 @@ def test_resume_restores_the_pending_card(tmp_path: Path) -> None:
     assert again.game.snapshot() == c.game.snapshot()
     assert again.admin_state()["pending"] == c.admin_state()["pending"]
     assert again.seq == c.seq
+
+
+def test_dealer_buttons_on_gpio(tmp_path: Path) -> None:
+    """«новая сдача» and «отмена» on gpiozero's mock pins; the attention LED follows the table."""
+    from gpiozero.pins.mock import MockFactory
+
+    from controller.table import DealerLink
+
+    c = controller(tmp_path)
+    link = DealerLink(c, MockFactory())
+    try:
+        assert link.panel.leds["ready"].is_lit and not link.panel.leds["attention"].is_lit
+        link.panel.press("new_deal")
+        assert c.public_state()["alerts"][-1]["rule"] == "new-deal"
+        c.submit(ShoeCard(card="??", candidates=["AS"]))
+        assert link.panel.leds["attention"].is_active  # blinking while a card waits
+        link.panel.press("cancel")  # «отмена»: the waiting card is dismissed
+        assert c.public_state()["pending"] is None
+        assert not link.panel.leds["attention"].is_lit
+        sources = [e.body.get("source") for e in c.log.entries(c.game_id, kinds=("input",))]
+        assert sources.count("gpio") == 2
+    finally:
+        link.close()

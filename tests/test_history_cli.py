@@ -208,3 +208,32 @@ def assert_one_line_error(res: subprocess.CompletedProcess[str]) -> None:
     lines = res.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: "), res.stderr
     assert res.stdout == ""
+
+
+def test_clip_of_a_deal_and_the_frames_its_cards_came_from(tmp_path: Path) -> None:
+    import numpy as np
+
+    from controller.archive import FootageArchive
+    from controller.inputs import ShoeCard
+
+    db = tmp_path / "table.sqlite"
+    ctl = Controller(GameLog(db))
+    gid = ctl.new_game("durak2")
+    archive = FootageArchive(tmp_path / "footage")
+    frame = np.zeros((48, 64, 3), np.uint8)
+    codes = [e.cards[0].code for e in ctl.game.legal_actions()[:3]]
+    for n in range(30):
+        archive.add(gid, 1, n, n / 30, frame)
+        if n in (10, 20):
+            ctl.submit(ShoeCard(card=codes[n // 10 - 1], frame=n))
+    archive.close()
+    ctl.log.close()
+    out = tmp_path / "clip.mp4"
+    res = cardtable("history", "clip", str(gid), "1", "-o", str(out), "--db", str(db))
+    assert res.returncode == 0, res.stderr
+    assert out.read_bytes() == archive.find(gid, 1)[0].path.read_bytes()
+    assert f"shoe card {codes[0]} decided at camera frame 10" in res.stdout
+    assert f"shoe card {codes[1]} decided at camera frame 20" in res.stdout
+    missing = cardtable("history", "clip", str(gid), "2", "--db", str(db))
+    assert_one_line_error(missing)
+    assert "no footage" in missing.stderr

@@ -312,3 +312,31 @@ def test_pages_are_served_with_security_headers(client):
     assert client.get("/api/i18n/en").json()["trump"] == "trump"
     assert client.get("/api/i18n").json()["lang"] == "ru"
     assert client.get("/api/i18n/xx").json()["lang"] == "ru"
+
+
+def test_history_links_each_deals_events_and_footage(tmp_path):
+    """A deal's events and its archived shoe clip, as the history page links them."""
+    import numpy as np
+
+    from controller.archive import FootageArchive
+
+    c = Controller(GameLog(tmp_path / "t.sqlite"))
+    gid = c.new_game("durak2", {}, ["Аня", "Боря"])
+    rng = random.Random(3)
+    for _ in range(20):
+        step(c, rng)
+    archive = FootageArchive(tmp_path / "footage")
+    frame = np.zeros((48, 64, 3), np.uint8)
+    for n in range(5):
+        archive.add(gid, 1, 100 + n, n / 30, frame)
+    archive.close()
+    with TestClient(create_app(c, admin_pin_hash=PIN_HASH, archive=archive)) as tc:
+        detail = tc.get(f"/api/games/{gid}").json()
+        assert detail["clips"] == [1]
+        events = tc.get(f"/api/games/{gid}/deals/1/events").json()["events"]
+        assert events == [str(e) for e in c.game.raw_log]  # one Durak game so far: all of it
+        clip = tc.get(f"/api/games/{gid}/deals/1/clip")
+        assert clip.status_code == 200 and clip.headers["content-type"] == "video/mp4"
+        assert clip.content == archive.find(gid, 1)[0].path.read_bytes()
+        assert tc.get(f"/api/games/{gid}/deals/2/clip").status_code == 404
+        assert tc.get(f"/api/games/{gid}/deals/9/events").status_code == 404

@@ -27,7 +27,10 @@
     $("detail").classList.remove("hidden");
     $("detail-title").textContent = `${T.sheet}: #${g.id} ${g.title}`;
     $("sheet").innerHTML = `<tr><th>${esc(T.deal_col)}</th>` + s.sides.map((x) => `<th>${esc(x)}</th>`).join("") + "</tr>" +
-      s.deals.map((d) => `<tr><td>${d.number}</td>` + d.points.map((p) => `<td>${p}</td>`).join("") + "</tr>").join("") +
+      s.deals.map((d) => `<tr><td>${d.number}</td>` + d.points.map((p) => `<td>${p}</td>`).join("") +
+        `<td><a href="/api/games/${g.id}/deals/${d.number}/events">${esc(T.events)}</a>` +
+        ((g.clips || []).includes(d.number) ? ` · <a href="/api/games/${g.id}/deals/${d.number}/clip">${esc(T.footage)}</a>` : "") +
+        "</td></tr>").join("") +
       `<tr><th>${esc(T.total)}</th>` + s.totals.map((t) => `<th>${t}</th>`).join("") + "</tr>";
     $("notes").textContent = s.deals.map((d) => `${d.number}: ` + d.items.map((i) => `${s.sides[i.side]} ${i.what} ${i.points > 0 ? "+" : ""}${i.points}`).concat(d.notes).join("; ")).join("\n") + (s.result ? "\n" + s.result : "");
   });
