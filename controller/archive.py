@@ -76,7 +76,7 @@ class FootageArchive:
                 n += 1
             path = path.with_name(f"deal-{deal}.part{n}.mp4")
         h, w = frame.shape[:2]
-        writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"mp4v"), self.fps, (w, h))
+        writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"mp4v"), self.fps, (w, h))
         if not writer.isOpened():
             self.errors += 1
             log.warning("cannot write footage clip %s", path)

@@ -196,6 +196,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
         seats = bundle.new_game().num_seats
         panels = SimTable({f"sim-seat-{s + 1}": s + 1 for s in range(seats)}).start()
+        assert panels.bridge is not None
         link = PanelLink(controller, panels.bridge).start()
         panels.bridge.wait_connected(seats, timeout=5)
 

@@ -182,6 +182,7 @@ class _Encoder:
 
     def __init__(self, path: Path, size: tuple[int, int], crf: int = 28) -> None:
         self.path = path
+        av: Any
         try:
             import av
         except ImportError:
@@ -196,7 +197,7 @@ class _Encoder:
         else:
             import cv2
 
-            self._writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"mp4v"), FPS, size)
+            self._writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"mp4v"), FPS, size)
 
     def write(self, frame: np.ndarray) -> None:
         if self._av is not None:
@@ -325,14 +326,15 @@ def record_session(out: Path, game_name: str, options: dict[str, Any] | None = N
                 pass  # the engine refuses that card outright: the player plays properly
         trick_before = table_view(game).trick
         if event.kind in vocabulary.PLAY_KINDS:
+            assert event.seat is not None
             obj: dict[str, Any] = {"kind": "placed", "seat": event.seat, "card": event.cards[0].code}
+            ways = vocabulary.plays_of(game, event.seat, event.cards[0].code)
             if event.kind == "beat":
                 obj["covers"] = event.cards[1].code
-            elif len(vocabulary.plays_of(game, event.seat, event.cards[0].code)) > 1:
+            elif len(ways) > 1:
                 # a joker's mode is chosen on the panel after the card is down
                 emit(PACE["play"], obj)
-                options = vocabulary.plays_of(game, event.seat, event.cards[0].code)
-                k = options.index(event)
+                k = ways.index(event)
                 for _ in range(k + 1):
                     emit(PACE["press_gap"], {"seat": event.seat, "button": "bid_up"})
                 emit(PACE["press_gap"], {"seat": event.seat, "button": "confirm"})

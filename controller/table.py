@@ -217,8 +217,8 @@ class PanelLink:
                 if ev.action != "press" or ev.seat is None:
                     continue
                 try:
-                    inp = Button(seat=ev.seat - 1, button=ev.button, source="panel",  # type: ignore[arg-type]
-                                 t=None)
+                    inp = Button.model_validate({"seat": ev.seat - 1, "button": ev.button,
+                                             "source": "panel"})
                 except ValueError:
                     log.warning("panel %s sent unknown button %r", ev.panel_id, ev.button)
                     continue
@@ -275,7 +275,7 @@ class DealerLink:
 
     def _pressed(self, name: str) -> None:
         try:
-            self.controller.submit(Button(button=name, source="gpio"))  # type: ignore[arg-type]
+            self.controller.submit(Button.model_validate({"button": name, "source": "gpio"}))
         except Exception:
             log.exception("dealer button %s failed", name)
 
