@@ -74,14 +74,14 @@ def latency(bundle_dir: Path, seconds: float) -> None:
               f"{statistics.median(commit):.1f} ms, p95 {percentile(commit, 0.95):.1f} ms")
 
 
-def run_process(bundle_dir: Path, seconds: float) -> None:
+def run_process(bundle_dir: Path, seconds: float, *extra: str) -> None:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     with tempfile.TemporaryDirectory() as data:
         env = {**os.environ, "CARDTABLE_DATA_DIR": data}
         proc = subprocess.Popen([sys.executable, "-m", "cardtable", "run", "--bundle", str(bundle_dir),
-                                 "--port", str(port)], env=env, stdout=subprocess.DEVNULL,
+                                 "--port", str(port), *extra], env=env, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL)
         try:
             time.sleep(3)  # start-up is not the steady state
@@ -99,7 +99,8 @@ def run_process(bundle_dir: Path, seconds: float) -> None:
                         rss = max(rss, int(line.split()[1]))
                 time.sleep(0.5)
             share = (cpu() - c0) / (time.monotonic() - t0)
-            print(f"cardtable run at real time over {seconds:.0f} s: peak RSS {rss / 1024:.0f} MB "
+            what = " ".join(extra) or "as shipped"
+            print(f"cardtable run ({what}) at real time over {seconds:.0f} s: peak RSS {rss / 1024:.0f} MB "
                   f"(target <= 250 MB), CPU {share:.0%} of one core (target <= 50%; a Pi 4 is "
                   f"4-6x slower: about {share * 4:.0%}-{share * 6:.0%})")
         finally:
@@ -119,6 +120,11 @@ def main() -> int:
         (bundle_dir / "deck.json").write_bytes((ROOT / "controller/data/deck.json").read_bytes())
         latency(bundle_dir, args.seconds)
         run_process(bundle_dir, args.seconds)
+        # what each part costs: the dispute archive's encoding, the simulated panels' firmware
+        # (on a real table that runs on the panels, not the Pi), the web display
+        run_process(bundle_dir, args.seconds, "--footage-budget", "0")
+        run_process(bundle_dir, args.seconds, "--footage-budget", "0", "--no-panels")
+        run_process(bundle_dir, args.seconds, "--footage-budget", "0", "--no-panels", "--no-web")
     return 0
 
 

@@ -127,12 +127,12 @@ class SimulatedTable:
                 if self.archive is not None and self.controller.game_id is not None:
                     self.archive.add(self.controller.game_id, deal[0] or deal[1] or 0,
                                      step.frame_no, step.t, step.frame)
+                if self.on_frame is not None:  # the frame has arrived
+                    self.on_frame()
                 for ev in self.reader.feed(step.frame):
                     # the camera's own frame number, whatever the reader counted since it started
                     ev.frame = step.frame_no - (self.reader.frame_no - ev.frame)
                     self._card(ev, step.t, start)
-                if self.on_frame is not None:
-                    self.on_frame()
             elif step.obj is not None and step.t > start:
                 self._input(step.t, step.obj)
         for ev in self.reader.finish():
