@@ -34,7 +34,7 @@ from engine.errors import EngineError
 from engine.events import Event
 from engine.game import Game
 from engine.registry import game_class
-from engine.view import TableView, current_trick, table_view
+from engine.view import TableView, current_trick, event_label, table_view
 
 log = logging.getLogger("cardtable.controller")
 
@@ -186,7 +186,9 @@ class Controller:
                            "candidates": st.pending.candidates if st.pending.source == "placed" else []}
             cursor = None
             if st.cursor is not None and st.cursor.purpose == "action":
-                cursor = {"seat": st.cursor.seat, "showing": st.cursor.options[st.cursor.index]}
+                showing = st.cursor.options[st.cursor.index]
+                cursor = {"seat": st.cursor.seat, "showing": showing,
+                          "label": event_label(Event.parse(showing))}
             return {
                 "seq": self.seq,
                 "game_id": self.game_id,

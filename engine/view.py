@@ -14,6 +14,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from engine.cards import card, is_card_code
+from engine.events import Event
 from engine.game import Game
 from engine.scoresheet import ScoreSheet
 
@@ -109,6 +111,47 @@ def _trick(game: Game, d: dict[str, Any]) -> list[TrickCard]:
 def current_trick(game: Game) -> list[TrickCard]:
     """The cards on the table now, by seat (cheaper than a whole ``table_view``)."""
     return _trick(game, game.describe())
+
+
+_WORDS = {"pass": "пас", "play": "играю", "contra": "Контра", "recontra": "Реконтра"}
+_KIND_WORDS = {"claim": "«Партия!»", "bella": "бэла", "take": "беру", "done": "бито",
+               "confirm": "подтверждаю", "foul": "нарушение!", "ask": "от чего?", "pass": "пас",
+               "undo": "отмена"}
+_SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+_MODE_WORDS = {"want": "хочу", "give": "забирай", "high": "старшая", "low": "младшая",
+               "nominal": "как"}
+
+
+def event_label(event: Event) -> str:
+    """A short human label for an action a seat may choose («8 БК», «пас», ♥, «объявление …»),
+    for panels and displays; the event's own notation where nothing better is known."""
+    from engine.bazar.tables import parse_bid
+
+    arg = event.arg
+    cards = " ".join(c.pretty(russian=True) for c in event.cards)
+    if event.kind == "bid":
+        if arg in _WORDS:
+            return _WORDS[arg]
+        if arg in _SUITS:
+            return _SUITS[arg]
+        if arg.isdigit():
+            return arg
+        bid = parse_bid(arg)
+        if bid is not None and not isinstance(bid, str):
+            return bid.pretty()
+    if event.kind == "trump" and arg in _SUITS:
+        return f"козырь {_SUITS[arg]}"
+    if event.kind == "declare":
+        return f"объявление {cards}"
+    if event.kind == "swap":
+        return f"обмен {cards}"
+    if event.kind in _KIND_WORDS and not arg:
+        return _KIND_WORDS[event.kind]
+    if event.cards:
+        words = " ".join(card(w).pretty(russian=True) if is_card_code(w)
+                         else _MODE_WORDS.get(w, _SUITS.get(w, w)) for w in arg.split())
+        return f"{cards} {words}".strip()
+    return str(Event(event.kind, None, event.cards, event.arg))
 
 
 def _declarations(game: Game, d: dict[str, Any]) -> list[str]:

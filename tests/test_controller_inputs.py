@@ -228,7 +228,10 @@ def test_rich_bid_through_the_cursor(tmp_path: Path) -> None:
     options = [str(e) for e in vocabulary.panel_options(c.game, seat)]
     for _ in range(3):
         c.submit(Button(seat=seat, button="bid_up"))
-    assert c.public_state()["cursor"] == {"seat": seat, "showing": options[2]}
+    cursor = c.public_state()["cursor"]
+    assert (cursor["seat"], cursor["showing"]) == (seat, options[2])
+    # the panel and display show words («8 БК», «Капо ВК + 5», «пас»), not the notation
+    assert "bid" not in cursor["label"] and ":" not in cursor["label"]
     c.submit(Button(seat=seat, button="bid_down"))
     c.submit(Button(seat=seat, button="confirm"))
     assert str(c.game.raw_log[-1]) == options[1]

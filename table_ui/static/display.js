@@ -48,7 +48,7 @@
       const el = $("seat-" + p);
       const n = (v.hand_sizes || [])[i];
       const turn = v.to_act === i && !v.over;
-      const cursor = st.cursor && st.cursor.seat === i ? `<div class="cursor">${esc(st.cursor.showing)}</div>` : "";
+      const cursor = st.cursor && st.cursor.seat === i ? `<div class="cursor">${esc(st.cursor.label || st.cursor.showing)}</div>` : "";
       let backs = "";
       if (typeof n === "number") {
         const shown = Math.min(n, 12);
