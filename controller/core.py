@@ -70,7 +70,9 @@ class Cursor:
     seat: int
     options: list[str]
     index: int = 0
-    purpose: str = "action"  # "action" (events) or "card" (candidates of a pending card)
+    # "action": the seat's bids and words; "play": the ways to play the card it put down (a
+    # joker's mode, a bela); "card": the candidates of a card waiting for confirmation
+    purpose: str = "action"
 
 
 @dataclass
@@ -185,7 +187,7 @@ class Controller:
                            # a shoe card goes to a hidden hand: its candidates are for the admin
                            "candidates": st.pending.candidates if st.pending.source == "placed" else []}
             cursor = None
-            if st.cursor is not None and st.cursor.purpose == "action":
+            if st.cursor is not None and st.cursor.purpose != "card" and st.cursor.index >= 0:
                 showing = st.cursor.options[st.cursor.index]
                 cursor = {"seat": st.cursor.seat, "showing": showing,
                           "label": event_label(Event.parse(showing))}
@@ -377,7 +379,8 @@ class _Work:
         if g.is_over:
             self.alert("shoe-after-game", f"a card ({inp.card}) came out of the shoe after the game ended")
             return
-        if not g.expects_shoe:
+        if not g.expects_shoe and not any(a.kind == "shoe" for a in g.legal_actions()):
+            # (Joker's nine-card deals: the shoe may go on while trump may still be named)
             self.alert("shoe-not-expected",
                        f"a card ({inp.card}) came out of the shoe, but the deal is complete "
                        f"(seat {g.to_act()} is to act)")
@@ -421,8 +424,8 @@ class _Work:
 
     def play(self, seat: int, card: str, covers: str | None) -> None:
         options = vocabulary.plays_of(self.game, seat, card, covers)
-        if len(options) > 1:  # a joker's mode, a Durak card that beats several
-            self.st.cursor = Cursor(seat, [str(e) for e in options], 0, "action")
+        if len(options) > 1:  # a joker's mode, a Bazar bela, a Durak card that beats several
+            self.st.cursor = Cursor(seat, [str(e) for e in options], -1, "play")
             self.alert("choose", f"seat {seat}: choose how {card} is played (up/down, confirm)",
                        seat, "info")
             return
@@ -456,6 +459,10 @@ class _Work:
                 cur.index = (cur.index + step) % len(cur.options)
                 self.st.cursor = cur
                 return
+            if cur is not None and cur.purpose == "play" and cur.seat == seat:
+                n = len(cur.options)  # how the card put down is played
+                cur.index = (0 if step > 0 else n - 1) if cur.index < 0 else (cur.index + step) % n
+                return
             options = [str(e) for e in vocabulary.panel_options(g, seat)]
             if not options:
                 self.alert("nothing-to-choose", f"seat {seat} has nothing to choose now", seat)
@@ -465,7 +472,7 @@ class _Work:
             cur.index = (cur.index + step) % len(options)
             self.st.cursor = cur
             return
-        if b == "confirm" and cur is not None and cur.seat == seat:
+        if b == "confirm" and cur is not None and cur.seat == seat and cur.index >= 0:
             chosen = cur.options[cur.index]
             if cur.purpose == "card":
                 self.confirm_card(chosen)
