@@ -28,6 +28,8 @@ COMMANDS: dict[str, str] = {
     "replay": "controller.cli",
     "status": "controller.history",
     "history": "controller.history",
+    "config": "hardware.cli",
+    "doctor": "hardware.cli",
 }
 
 
