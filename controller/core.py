@@ -404,6 +404,11 @@ class _Work:
         if self.st.pending is not None:
             self.alert("confirm-first", "a card is waiting to be confirmed first", inp.seat)
             return
+        cur = self.st.cursor
+        if cur is not None and cur.purpose == "play":
+            self.alert("choose-first", f"seat {cur.seat} is still choosing how its card is played",
+                       inp.seat)
+            return
         if g.expects_shoe or g.is_over:
             self.alert("play-not-expected", f"seat {inp.seat} put down a card, but no play is "
                        "expected now" + (" (the shoe is dealing)" if g.expects_shoe else ""), inp.seat)

@@ -340,3 +340,28 @@ def test_every_game_plays_to_the_end_through_the_devices(tmp_path: Path, name: s
     assert c.game_status == "finished"
     again = Controller(GameLog(tmp_path / "table.sqlite"))
     assert again.game.snapshot() == c.game.snapshot()
+
+
+def test_a_joker_waits_for_its_mode_before_the_next_card(tmp_path: Path) -> None:
+    c = controller(tmp_path, "joker")
+    rng = random.Random(2)
+
+    def joker_to_play(c: Controller) -> bool:
+        g = c.game
+        seat = g.to_act()
+        return (not g.expects_shoe and seat is not None and any(
+            len(vocabulary.plays_of(g, seat, j)) > 1 for j in ("BJ", "RJ")))
+
+    until(c, rng, joker_to_play, limit=6000)
+    g = c.game
+    seat = g.to_act()
+    joker = next(j for j in ("BJ", "RJ") if len(vocabulary.plays_of(g, seat, j)) > 1)
+    ways = [str(e) for e in vocabulary.plays_of(g, seat, joker)]
+    c.submit(Placed(seat=seat, card=joker))
+    assert c.public_state()["cursor"] is None  # nothing chosen yet, nothing recorded
+    other = (seat + 1) % 4
+    refused_cleanly(c, Placed(seat=other, card=c.hand(other)[0]), "choose-first")
+    c.submit(Button(seat=seat, button="bid_down"))  # the first ▼ shows the last way
+    assert c.public_state()["cursor"]["showing"] == ways[-1]
+    c.submit(Button(seat=seat, button="confirm"))
+    assert str(c.game.raw_log[-1]) == ways[-1]
