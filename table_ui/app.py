@@ -39,6 +39,7 @@ log = logging.getLogger("cardtable.table_ui")
 STATIC = Path(__file__).with_name("static")
 MAX_BODY = 16 * 1024  # bytes of any request body
 WS_MAX_MESSAGE = 1024  # bytes of a message from a display
+OPENAPI_URL = "/api/openapi.json"  # the API's schema (no /docs or /redoc pages)
 
 CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
        "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
@@ -106,10 +107,13 @@ Ctl = Annotated[Controller, Depends(get_controller)]
 
 
 def create_app(controller: Controller, *, admin_pin_hash: str | None = None,
-               lang: str = "ru", archive: Any = None) -> FastAPI:
+               lang: str = "ru", archive: Any = None, speech: Any = False) -> FastAPI:
     """The web app of one table. Without ``admin_pin_hash`` a random 6-digit PIN is made and
-    written once to stderr (``admin PIN: 123456``)."""
+    written once to stderr (``admin PIN: 123456``). ``speech=True`` announces trump, illegal
+    plays and deal scores through espeak-ng (:mod:`table_ui.speech`; a sink or a Speaker may be
+    given instead); off by default."""
     from table_ui import routes_admin, routes_display, routes_history
+    from table_ui.speech import make_speaker
 
     if admin_pin_hash is None:
         pin = random_pin()
@@ -117,24 +121,30 @@ def create_app(controller: Controller, *, admin_pin_hash: str | None = None,
         print(f"admin PIN: {pin}", file=sys.stderr, flush=True)
 
     hub = Hub()
+    speaker = make_speaker(speech, i18n.lang_of(lang))
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         loop = asyncio.get_running_loop()
         hub.attach(loop, controller.public_state())
         unsubscribe = controller.subscribe(hub.publish)
+        mute = speaker.attach(controller) if speaker is not None else None
         try:
             yield
         finally:
             unsubscribe()
+            if mute is not None and speaker is not None:
+                mute()
+                speaker.sink.close()
             hub.close_all()
             hub.loop = None
 
-    app = FastAPI(title="cardtable", lifespan=lifespan, docs_url=None, redoc_url=None,
-                  openapi_url=None)
+    app = FastAPI(title="cardtable", version="1", lifespan=lifespan, docs_url=None,
+                  redoc_url=None, openapi_url=OPENAPI_URL)
     app.state.controller = controller
     app.state.archive = archive  # controller.archive.FootageArchive: deal clips for /history
     app.state.hub = hub
+    app.state.speaker = speaker  # table_ui.speech.Speaker, or None (speech off)
     app.state.lang = i18n.lang_of(lang)
     app.state.pin_hash = admin_pin_hash
     app.state.sessions = Sessions()

@@ -97,6 +97,15 @@ CATALOGUE: dict[str, dict[str, Any]] = {
         "current": "Сейчас",
         "to_act": "ходит",
         "default": "по умолчанию",
+        # spoken (table_ui/speech.py and the display's ?speak=1)
+        "speak": "озвучивать",
+        "say_trump": "Козырь — {suit}.",
+        "say_no_trump": "Без козыря.",
+        "say_illegal": "Нарушение правил!",
+        "say_illegal_by": "Нарушение правил: {name}!",
+        "say_deal": "Раздача {n}: {points}.",
+        "say_totals": "Итого: {points}.",
+        "say_and": "и",
     },
     "en": {
         "lang": "en",
@@ -181,6 +190,14 @@ CATALOGUE: dict[str, dict[str, Any]] = {
         "current": "Now",
         "to_act": "to act",
         "default": "default",
+        "speak": "speak",
+        "say_trump": "Trump: {suit}.",
+        "say_no_trump": "No trump.",
+        "say_illegal": "Illegal play!",
+        "say_illegal_by": "Illegal play by {name}!",
+        "say_deal": "Deal {n}: {points}.",
+        "say_totals": "Totals: {points}.",
+        "say_and": "and",
     },
 }
 

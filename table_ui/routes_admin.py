@@ -12,14 +12,24 @@ import types
 import typing
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, HTTPException, Request, Response
+from fastapi import APIRouter, Depends, HTTPException, Request, Response, Security
 from fastapi.responses import FileResponse, JSONResponse
+from fastapi.security import APIKeyCookie, APIKeyHeader
 from pydantic import BaseModel, ConfigDict, Field
 
 from controller.core import Reply
 from controller.inputs import Admin
 from engine.registry import available_games, game_class
 from table_ui.app import STATIC, Ctl
+from table_ui.models import (
+    CsrfOut,
+    GameForm,
+    LoginOut,
+    NewGameOut,
+    OkOut,
+    ReplyOut,
+    errors,
+)
 from table_ui.security import (
     CSRF_HEADER,
     SESSION_COOKIE,
@@ -43,7 +53,9 @@ class LoginBody(_Body):
 
 
 class NewGameBody(_Body):
-    game: str = Field(min_length=1, max_length=32)
+    # any string is taken (an unknown game is the engine's 400); the schema lists the known ones
+    game: str = Field(min_length=1, max_length=32,
+                      json_schema_extra={"enum": list(available_games())})
     options: dict[Annotated[str, Field(max_length=40)], OptionValue] = Field(
         default_factory=dict, max_length=40)
     names: list[Annotated[str, Field(max_length=40)]] = Field(default_factory=list, max_length=8)
@@ -66,9 +78,17 @@ def _client_key(request: Request) -> str:
     return request.client.host if request.client else "?"
 
 
-def current_session(request: Request) -> Session:
+# declared as security schemes in the OpenAPI schema; checked here (auto_error=False: our 401/403)
+_cookie = APIKeyCookie(name=SESSION_COOKIE, auto_error=False, scheme_name="session",
+                       description="the session cookie that POST /api/admin/login sets")
+_csrf = APIKeyHeader(name=CSRF_HEADER, auto_error=False, scheme_name="csrf",
+                     description="the session's CSRF token (from login or /api/admin/session)")
+
+
+def current_session(request: Request,
+                    token: Annotated[str | None, Security(_cookie)] = None) -> Session:
     """Dependency: the admin session of the cookie, or 401."""
-    session = request.app.state.sessions.get(request.cookies.get(SESSION_COOKIE))
+    session = request.app.state.sessions.get(token)
     if session is None:
         raise HTTPException(401, "log in with the admin PIN first")
     return session
@@ -77,9 +97,10 @@ def current_session(request: Request) -> Session:
 LoggedIn = Annotated[Session, Depends(current_session)]
 
 
-def admin_post(request: Request, session: LoggedIn) -> Session:
+def admin_post(session: LoggedIn,
+               sent: Annotated[str | None, Security(_csrf)] = None) -> Session:
     """Dependency of every admin POST: a session and its CSRF token in the header, or 403."""
-    if not csrf_ok(session, request.headers.get(CSRF_HEADER)):
+    if not csrf_ok(session, sent):
         raise HTTPException(403, f"missing or wrong CSRF token (send it in {CSRF_HEADER})")
     return session
 
@@ -92,8 +113,8 @@ def admin_page() -> FileResponse:
     return FileResponse(STATIC / "admin.html", headers={"Cache-Control": "no-cache"})
 
 
-@router.post("/api/admin/login")
-def login(body: LoginBody, request: Request, response: Response) -> dict[str, Any]:
+@router.post("/api/admin/login", responses=errors(401, 413, 422, 429))
+def login(body: LoginBody, request: Request, response: Response) -> LoginOut:
     limiter = request.app.state.limiter
     key = _client_key(request)
     if limiter.blocked(key):
@@ -108,25 +129,26 @@ def login(body: LoginBody, request: Request, response: Response) -> dict[str, An
     response.set_cookie(SESSION_COOKIE, session.token, max_age=ttl, httponly=True,
                         samesite="strict", path="/",
                         secure=request.url.scheme == "https")
-    return {"csrf": session.csrf, "expires_in": ttl}
+    return LoginOut(csrf=session.csrf, expires_in=ttl)
 
 
-@router.post("/api/admin/logout")
-def logout(request: Request, response: Response,
-           session: AdminPost) -> dict[str, Any]:
+@router.post("/api/admin/logout", responses=errors(401, 403))
+def logout(request: Request, response: Response, session: AdminPost) -> OkOut:
     request.app.state.sessions.drop(session.token)
     response.delete_cookie(SESSION_COOKIE, path="/")
-    return {"ok": True}
+    return OkOut(ok=True)
 
 
-@router.get("/api/admin/session")
-def session_info(session: LoggedIn) -> dict[str, Any]:
+@router.get("/api/admin/session", responses=errors(401))
+def session_info(session: LoggedIn) -> CsrfOut:
     """For a page reload: the CSRF token of the cookie's session."""
-    return {"csrf": session.csrf}
+    return CsrfOut(csrf=session.csrf)
 
 
 # -- reading ------------------------------------------------------------------------------------
-@router.get("/api/admin/state")
+@router.get("/api/admin/state", responses={**errors(401), 200: {
+    "content": {"application/json": {"schema": {"type": "object"}}},
+    "description": "admin_state() plus the table's log, displays and devices"}})
 def admin_state(request: Request, ctl: Ctl,
                 _: LoggedIn) -> JSONResponse:
     out = ctl.admin_state()
@@ -154,14 +176,15 @@ def _field_form(name: str, field: Any) -> dict[str, Any]:
             "default": field.default, "help": field.description or ""}
 
 
-@router.get("/api/admin/games")
-def game_forms(_: LoggedIn) -> list[dict[str, Any]]:
+@router.get("/api/admin/games", responses=errors(401))
+def game_forms(_: LoggedIn) -> list[GameForm]:
     """Every game with its house-rule form (from the game's settings model)."""
-    out = []
+    out: list[GameForm] = []
     for name in available_games():
         cls = game_class(name)
-        out.append({"name": name, "title": cls.title or name, "num_seats": cls.num_seats,
-                    "fields": [_field_form(n, f) for n, f in cls.settings_model.model_fields.items()]})
+        out.append(GameForm.model_validate({
+            "name": name, "title": cls.title or name, "num_seats": cls.num_seats,
+            "fields": [_field_form(n, f) for n, f in cls.settings_model.model_fields.items()]}))
     return out
 
 
@@ -178,40 +201,42 @@ def _reply(reply: Reply) -> JSONResponse:
     return JSONResponse(body)
 
 
-@router.post("/api/admin/new_game")
-def new_game(body: NewGameBody, ctl: Ctl,
-             _: AdminPost) -> dict[str, Any]:
+ACTION_ERRORS = errors(401, 403, 409, 413, 422, 503)
+
+
+@router.post("/api/admin/new_game", responses=errors(400, 401, 403, 413, 422, 503))
+def new_game(body: NewGameBody, ctl: Ctl, _: AdminPost) -> NewGameOut:
     options = {k: v for k, v in body.options.items() if v is not None and v != ""}
     names = [n for n in body.names]
     gid = ctl.new_game(body.game, options, names)  # EngineError → 400, LogError → 503
-    return {"game_id": gid, "seq": ctl.seq}
+    return NewGameOut(game_id=gid, seq=ctl.seq)
 
 
-@router.post("/api/admin/confirm")
+@router.post("/api/admin/confirm", response_model=ReplyOut, responses=ACTION_ERRORS)
 def confirm(body: ConfirmBody, ctl: Ctl,
             _: AdminPost) -> JSONResponse:
     return _reply(ctl.submit(Admin(action="confirm_card", card=body.card)))
 
 
-@router.post("/api/admin/skip")
+@router.post("/api/admin/skip", response_model=ReplyOut, responses=ACTION_ERRORS)
 def skip(body: EmptyBody, ctl: Ctl,
          _: AdminPost) -> JSONResponse:
     return _reply(ctl.submit(Admin(action="skip_card")))
 
 
-@router.post("/api/admin/undo")
+@router.post("/api/admin/undo", response_model=ReplyOut, responses=ACTION_ERRORS)
 def undo(body: EmptyBody, ctl: Ctl,
          _: AdminPost) -> JSONResponse:
     return _reply(ctl.submit(Admin(action="undo")))
 
 
-@router.post("/api/admin/event")
+@router.post("/api/admin/event", response_model=ReplyOut, responses=ACTION_ERRORS)
 def event(body: EventBody, ctl: Ctl,
           _: AdminPost) -> JSONResponse:
     return _reply(ctl.submit(Admin(action="event", event=body.event)))
 
 
-@router.post("/api/admin/end_game")
+@router.post("/api/admin/end_game", response_model=ReplyOut, responses=ACTION_ERRORS)
 def end_game(body: EmptyBody, ctl: Ctl,
              _: AdminPost) -> JSONResponse:
     return _reply(ctl.submit(Admin(action="end_game")))

@@ -11,9 +11,9 @@ import io
 import json
 import threading
 from datetime import UTC, datetime
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, HTTPException, Path, Request
 from fastapi.responses import FileResponse, PlainTextResponse, Response
 
 from controller.core import Controller
@@ -24,8 +24,13 @@ from engine.events import Event
 from engine.game import Game
 from engine.registry import game_class
 from table_ui.app import STATIC, Ctl
+from table_ui.models import MAX_ID, DealEvents, GameDetail, GameSheet, GameSummary, content, errors
 
 router = APIRouter()
+
+GameId = Annotated[int, Path(ge=1, le=MAX_ID, description="the game's id in the log")]
+DealNo = Annotated[int, Path(ge=1, le=MAX_ID, description="the deal's number (Durak: the game's)")]
+MISSING = errors(404, 409, 422)  # no such game (or deal); not rebuildable from the log; bad id
 
 _cache: dict[tuple[str, int, int], Game] = {}
 _cache_lock = threading.Lock()
@@ -85,14 +90,14 @@ def history_page() -> FileResponse:
     return FileResponse(STATIC / "history.html", headers={"Cache-Control": "no-cache"})
 
 
-@router.get("/api/games")
+@router.get("/api/games", response_model=list[GameSummary])
 def games(ctl: Ctl) -> list[dict[str, Any]]:
     rows = ctl.log.games()[-200:]
     return [summary(ctl.log, r) for r in reversed(rows)]
 
 
-@router.get("/api/games/{game_id:int}")
-def game_detail(game_id: int, request: Request, ctl: Ctl) -> dict[str, Any]:
+@router.get("/api/games/{game_id:int}", response_model=GameDetail, responses=MISSING)
+def game_detail(game_id: GameId, request: Request, ctl: Ctl) -> dict[str, Any]:
     row = _row(ctl, game_id)
     game = _game(ctl, row)
     archive = request.app.state.archive
@@ -113,8 +118,9 @@ def deal_events(row: GameRow, events: list[str]) -> dict[int, list[str]]:
     return out
 
 
-@router.get("/api/games/{game_id:int}/deals/{deal:int}/events")
-def game_deal_events(game_id: int, deal: int, ctl: Ctl) -> dict[str, Any]:
+@router.get("/api/games/{game_id:int}/deals/{deal:int}/events", response_model=DealEvents,
+            responses=MISSING)
+def game_deal_events(game_id: GameId, deal: DealNo, ctl: Ctl) -> dict[str, Any]:
     row = _row(ctl, game_id)
     try:
         by_deal = deal_events(row, ctl.log.event_texts(row.id))
@@ -125,8 +131,9 @@ def game_deal_events(game_id: int, deal: int, ctl: Ctl) -> dict[str, Any]:
     return {"game_id": row.id, "deal": deal, "events": by_deal[deal]}
 
 
-@router.get("/api/games/{game_id:int}/deals/{deal:int}/clip")
-def game_deal_clip(game_id: int, deal: int, request: Request, ctl: Ctl) -> FileResponse:
+@router.get("/api/games/{game_id:int}/deals/{deal:int}/clip", response_class=FileResponse,
+            responses={**content("video/mp4", "the deal's shoe footage"), **errors(404, 422)})
+def game_deal_clip(game_id: GameId, deal: DealNo, request: Request, ctl: Ctl) -> FileResponse:
     """The deal's shoe footage from the dispute archive (controller/archive.py)."""
     row = _row(ctl, game_id)
     archive = request.app.state.archive
@@ -141,8 +148,9 @@ def _attachment(name: str) -> dict[str, str]:
     return {"Content-Disposition": f'attachment; filename="{name}"'}
 
 
-@router.get("/api/games/{game_id:int}/record")
-def game_record(game_id: int, ctl: Ctl) -> PlainTextResponse:
+@router.get("/api/games/{game_id:int}/record", response_class=Response,
+            responses={**content("text/plain", "the game record (docs/records.md)"), **MISSING})
+def game_record(game_id: GameId, ctl: Ctl) -> PlainTextResponse:
     row = _row(ctl, game_id)
     game = _game(ctl, row)
     meta = {"table_game_id": str(row.id), "started": _iso(row.started) or "",
@@ -152,9 +160,16 @@ def game_record(game_id: int, ctl: Ctl) -> PlainTextResponse:
                              headers=_attachment(f"game-{row.id}-{row.game}.rec"))
 
 
-@router.get("/api/games/{game_id:int}/sheet.csv")
-@router.get("/api/games/{game_id:int}.csv")
-def game_csv(game_id: int, ctl: Ctl) -> Response:
+CSV = {**content("text/csv", "the score sheet as CSV"), **MISSING}
+JSON_FILE = {**errors(404, 409, 422), 200: {
+    "content": {"application/json": {"schema": GameSheet.model_json_schema(
+        ref_template="#/components/schemas/{model}")}},
+    "description": "the game and its score sheet, as a JSON attachment"}}
+
+
+@router.get("/api/games/{game_id:int}/sheet.csv", response_class=Response, responses=CSV)
+@router.get("/api/games/{game_id:int}.csv", response_class=Response, responses=CSV)
+def game_csv(game_id: GameId, ctl: Ctl) -> Response:
     row = _row(ctl, game_id)
     sheet = _game(ctl, row).score_sheet()
     buf = io.StringIO()
@@ -168,9 +183,9 @@ def game_csv(game_id: int, ctl: Ctl) -> Response:
                     headers=_attachment(f"game-{row.id}-{row.game}.csv"))
 
 
-@router.get("/api/games/{game_id:int}/sheet.json")
-@router.get("/api/games/{game_id:int}.json")
-def game_json(game_id: int, ctl: Ctl) -> Response:
+@router.get("/api/games/{game_id:int}/sheet.json", response_class=Response, responses=JSON_FILE)
+@router.get("/api/games/{game_id:int}.json", response_class=Response, responses=JSON_FILE)
+def game_json(game_id: GameId, ctl: Ctl) -> Response:
     row = _row(ctl, game_id)
     body = {**summary(ctl.log, row), "sheet": _game(ctl, row).score_sheet().to_dict()}
     return Response(json.dumps(body, ensure_ascii=False, indent=1),

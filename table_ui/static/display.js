@@ -4,6 +4,7 @@
   const params = new URLSearchParams(location.search);
   const lang = params.get("lang") || "";
   const intl = params.get("cards") === "intl";
+  const speakParam = params.get("speak") === "1";
   const ALERT_SECONDS = 30; // an alert stays up this long (the log keeps it for good)
   let T = null, offset = 0, lastSeq = -1, delay = 500, socket = null, lastState = null;
   const $ = (id) => document.getElementById(id);
@@ -171,7 +172,65 @@
       `<div class="reason">${esc(withNames(st, v.outcome.reason || ""))}</div>`;
   }
 
+  /* Spoken announcements with the browser's own voice (?speak=1 or the checkbox): the trump,
+     an illegal play, each deal's score — the same phrases as table_ui/speech.py. Only a local
+     (offline) voice of the page's language is used; without one nothing is spoken. */
+  const said = { game: undefined, trump: null, deals: 0, alertSeq: -1, primed: false };
+  function localVoice() {
+    if (!("speechSynthesis" in window)) return null;
+    const voices = speechSynthesis.getVoices().filter((v) => v.localService !== false);
+    return voices.find((v) => v.lang && v.lang.toLowerCase().startsWith(T.lang)) || null;
+  }
+  function say(text) {
+    const box = $("speak");
+    const recent = (document.body.dataset.said ? document.body.dataset.said.split("\n") : []).concat([text]);
+    document.body.dataset.said = recent.slice(-10).join("\n"); // the last phrases decided (tests)
+    if (!box || !box.checked) return;
+    const voice = localVoice();
+    if (!voice) return;
+    const u = new SpeechSynthesisUtterance(text);
+    u.voice = voice; u.lang = voice.lang;
+    speechSynthesis.speak(u);
+  }
+  function sayName(st, i) { return (st.names && st.names[i]) || fmt(T.seat, { n: i + 1 }); }
+  function saySides(st, v) {
+    const n = v.num_seats, sides = v.sides || [];
+    if (sides.length === n) return sides.map((_, i) => sayName(st, i));
+    if (sides.length * 2 === n) return sides.map((_, i) => sayName(st, i) + " " + T.say_and + " " + sayName(st, i + sides.length));
+    return sides.map((_, i) => fmt(T.side, { n: i + 1 }));
+  }
+  function announce(st) {
+    const v = st.view || {};
+    const seqs = (st.alerts || []).map((a) => a.seq || 0);
+    if (!said.primed) {
+      Object.assign(said, { game: st.game_id, trump: v.trump || null, deals: (v.deals || []).length,
+        alertSeq: Math.max(-1, ...seqs), primed: true });
+      return;
+    }
+    if (st.game_id !== said.game) Object.assign(said, { game: st.game_id, trump: null, deals: 0 });
+    for (const a of st.alerts || []) {
+      if ((a.seq || 0) > said.alertSeq && a.level === "illegal") {
+        say(typeof a.seat === "number" ? fmt(T.say_illegal_by, { name: sayName(st, a.seat) }) : T.say_illegal);
+      }
+    }
+    said.alertSeq = Math.max(said.alertSeq, ...seqs);
+    if (v.trump && v.trump !== said.trump) {
+      say(T.suits[v.trump] ? fmt(T.say_trump, { suit: T.suits[v.trump] }) : T.say_no_trump);
+    }
+    said.trump = v.trump || null;
+    const deals = v.deals || [];
+    const names = saySides(st, v);
+    const line = (pts) => pts.map((p, i) => (names[i] || i + 1) + " " + p).join(", ");
+    for (let i = said.deals; i < deals.length; i++) {
+      let text = fmt(T.say_deal, { n: deals[i].number, points: line(deals[i].points) });
+      if (i === deals.length - 1 && (v.totals || []).length) text += " " + fmt(T.say_totals, { points: line(v.totals) });
+      say(text);
+    }
+    said.deals = deals.length;
+  }
+
   function render(st, now) {
+    announce(st);
     lastState = st;
     const v = st.view;
     renderHeader(st, v); renderSeats(st, v); renderTrick(st, v); renderTrump(st, v);
@@ -212,6 +271,9 @@
       await new Promise((res) => setTimeout(res, 1000));
     }
     document.documentElement.lang = T.lang;
+    $("speak").checked = speakParam;
+    $("speak-box").title = T.speak;
+    if ("speechSynthesis" in window) speechSynthesis.getVoices(); // voices load asynchronously
     setOnline(false);
     connect();
     setInterval(() => { if (lastState) renderAlerts(lastState, lastState.view, Date.now() / 1000 + offset); }, 15000);

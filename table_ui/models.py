@@ -1,0 +1,117 @@
+"""Response models and documented errors of the API, for its OpenAPI schema (``/api/openapi.json``).
+
+Why they exist: the schema is checked against what the app really answers (schemathesis in
+``tests/test_ui_schema.py``), so every status a route can give and every body it sends is
+declared here once and reused by the routers.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+MAX_ID = 2**63 - 1  # SQLite's INTEGER: a larger id cannot be in the log
+
+
+class Problem(BaseModel):
+    """Every error body: ``detail`` (a message, or pydantic's error list for a 422)."""
+
+    detail: str | list[dict[str, Any]]
+    rule: str | None = Field(default=None, description="the engine's rule, for engine errors")
+
+
+def errors(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """``responses=`` of a route: the given error statuses, each with a :class:`Problem` body."""
+    text = {400: "engine error (unknown game, bad house rules)", 401: "not logged in / wrong PIN",
+            403: "missing or wrong CSRF token", 404: "not found",
+            409: "the controller refused (its message is the detail)",
+            413: "request body over 16 KB", 422: "malformed request",
+            429: "too many wrong PINs (see Retry-After)", 503: "the log is not writable"}
+    return {c: {"model": Problem, "description": text[c]} for c in codes}
+
+
+def content(media_type: str, description: str) -> dict[int | str, dict[str, Any]]:
+    """``responses=`` of a route whose 200 is not JSON."""
+    return {200: {"content": {media_type: {"schema": {"type": "string"}}},
+                  "description": description}}
+
+
+class LoginOut(BaseModel):
+    csrf: str
+    expires_in: int
+
+
+class CsrfOut(BaseModel):
+    csrf: str
+
+
+class OkOut(BaseModel):
+    ok: bool
+
+
+class NewGameOut(BaseModel):
+    game_id: int
+    seq: int
+
+
+class AlertOut(BaseModel):
+    rule: str
+    message: str
+    level: str
+    seat: int | None
+
+
+class ReplyOut(BaseModel):
+    """The controller's reply to an admin action (a refusal adds ``detail``)."""
+
+    accepted: bool
+    seq: int
+    events: list[str]
+    alerts: list[AlertOut]
+    detail: str | None = None
+
+
+class FieldForm(BaseModel):
+    name: str
+    kind: str = Field(description="choice, bool, int or text")
+    choices: list[str]
+    optional: bool
+    default: Any = None
+    help: str
+
+
+class GameForm(BaseModel):
+    name: str
+    title: str
+    num_seats: int
+    fields: list[FieldForm]
+
+
+class GameSummary(BaseModel):
+    id: int
+    game: str
+    names: list[str]
+    options: dict[str, Any]
+    started: str | None
+    ended: str | None
+    status: str
+    title: str
+    totals: list[int | float]
+    sides: list[str]
+    result: str
+    error: str | None
+
+
+class GameSheet(GameSummary):
+    sheet: dict[str, Any]
+
+
+class GameDetail(GameSheet):
+    clips: list[int] = Field(description="deals with shoe footage kept")
+
+
+class DealEvents(BaseModel):
+    game_id: int
+    deal: int
+    events: list[str]
