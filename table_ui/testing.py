@@ -14,6 +14,8 @@ from typing import Any
 
 from controller.core import Controller, Reply
 from controller.inputs import Admin, ShoeCard
+from engine.events import Event
+from engine.view import table_view
 from table_ui.app import create_app, server
 from table_ui.security import hash_pin
 
@@ -89,3 +91,27 @@ def play_until(ctl: Controller, rng: random.Random, done: Any, limit: int = 2000
         if step(ctl, rng) is None:
             return bool(done(ctl))
     return bool(done(ctl))
+
+
+def at_defence(ctl: Controller) -> bool:
+    """Durak: the defender is to act on an uncovered attacking card."""
+    g = ctl.game
+    assert g is not None
+    v = table_view(g)
+    return (bool(v.trick) and not g.expects_shoe and v.trick[-1].covered_by is None
+            and g.to_act() == v.extra.get("defender"))
+
+
+def illegal_beat(ctl: Controller) -> str:
+    """A defender's 'beat' that the rules forbid, in the current Durak bout."""
+    g = ctl.game
+    assert g is not None
+    v = table_view(g)
+    seat = g.to_act()
+    assert seat is not None
+    for card in g.hand(seat):
+        for t in v.trick:
+            text = f"{seat} beat {card.code} {t.card}"
+            if not g.judge(Event.parse(text)).legal:
+                return text
+    raise AssertionError("no illegal beat in this position")

@@ -13,13 +13,11 @@ from controller.core import Controller
 from controller.inputs import ShoeCard
 from controller.log import GameLog
 from engine import record
-from engine.events import Event
-from engine.view import table_view
 from table_ui import i18n
 from table_ui.app import create_app
 from table_ui.broadcast import Client
 from table_ui.security import RateLimiter, hash_pin, verify_pin
-from table_ui.testing import deal_until_play, play_until, step
+from table_ui.testing import at_defence, deal_until_play, illegal_beat, play_until, step
 
 PIN = "2468"
 PIN_HASH = hash_pin(PIN)
@@ -44,24 +42,8 @@ def login(tc: TestClient) -> str:
     return r.json()["csrf"]
 
 
-def illegal_beat(ctl: Controller) -> str:
-    """A defender's 'beat' that the rules forbid, in the current bout."""
-    g = ctl.game
-    v = table_view(g)
-    seat = g.to_act()
-    for card in g.hand(seat):
-        for t in v.trick:
-            text = f"{seat} beat {card.code} {t.card}"
-            if not g.judge(Event.parse(text)).legal:
-                return text
-    raise AssertionError("no illegal beat in this position")
 
 
-def at_defence(ctl: Controller) -> bool:
-    g = ctl.game
-    v = table_view(g)
-    return (bool(v.trick) and not g.expects_shoe and v.trick[-1].covered_by is None
-            and g.to_act() == v.extra.get("defender"))
 
 
 # -- hashing and limits --------------------------------------------------------------------------

@@ -17,7 +17,15 @@ from controller.core import Controller
 from controller.inputs import Admin, ShoeCard
 from controller.log import GameLog
 from engine.view import table_view
-from table_ui.testing import CHROMIUM, CHROMIUM_ARGS, LiveServer, deal_until_play, play_until
+from table_ui.testing import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    LiveServer,
+    at_defence,
+    deal_until_play,
+    illegal_beat,
+    play_until,
+)
 
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
                                 reason=f"{CHROMIUM} is absent (apt-get install chromium)")
@@ -49,23 +57,8 @@ def wait_seq(page, seq: int) -> None:
     page.wait_for_function(f"Number(document.body.dataset.seq) >= {seq}", timeout=WAIT)
 
 
-def at_defence(c: Controller) -> bool:
-    g, v = c.game, table_view(c.game)
-    return (bool(v.trick) and not g.expects_shoe and v.trick[-1].covered_by is None
-            and g.to_act() == v.extra.get("defender"))
 
 
-def illegal_beat(c: Controller) -> str:
-    from engine.events import Event
-
-    g, v = c.game, table_view(c.game)
-    seat = g.to_act()
-    for card in g.hand(seat):
-        for t in v.trick:
-            text = f"{seat} beat {card.code} {t.card}"
-            if not g.judge(Event.parse(text)).legal:
-                return text
-    raise AssertionError("no illegal beat here")
 
 
 def test_display_shows_trump_trick_totals_and_illegal_play(ctl, browser):

@@ -13,34 +13,20 @@ from fastapi.testclient import TestClient
 from controller.core import Controller
 from controller.inputs import Admin
 from controller.log import GameLog
-from engine.events import Event
 from engine.view import table_view
 from table_ui import i18n
 from table_ui.app import create_app
 from table_ui.security import hash_pin
 from table_ui.speech import EspeakSink, ListSink, Speaker, WavSink, espeak_available
-from table_ui.testing import deal_until_play, play_until
+from table_ui.testing import at_defence, deal_until_play, illegal_beat, play_until
 
 PIN_HASH = hash_pin("2468")
 NEEDS_ESPEAK = pytest.mark.skipif(not espeak_available(),
                                   reason="espeak-ng is not installed (apt-get install espeak-ng)")
 
 
-def at_defence(c: Controller) -> bool:
-    g, v = c.game, table_view(c.game)
-    return (bool(v.trick) and not g.expects_shoe and v.trick[-1].covered_by is None
-            and g.to_act() == v.extra.get("defender"))
 
 
-def illegal_beat(c: Controller) -> str:
-    g, v = c.game, table_view(c.game)
-    seat = g.to_act()
-    for card in g.hand(seat):
-        for t in v.trick:
-            text = f"{seat} beat {card.code} {t.card}"
-            if not g.judge(Event.parse(text)).legal:
-                return text
-    raise AssertionError("no illegal beat here")
 
 
 def drive(ctl: Controller) -> dict[str, object]:
