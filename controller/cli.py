@@ -13,6 +13,7 @@ import contextlib
 import json
 import logging
 import os
+import signal
 import sys
 import tempfile
 import threading
@@ -22,21 +23,53 @@ from typing import Any
 from controller.footage import DEFAULT_BUNDLE, Bundle, BundleError, load_bundle, load_inputs
 
 
+def _port(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"port must be a number, not {text!r}") from None
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"port must be 1–65535, not {port}")
+    return port
+
+
+def _speed(text: str) -> float:
+    try:
+        speed = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"speed must be a number, not {text!r}") from None
+    if not (speed > 0 and speed < 1000):
+        raise argparse.ArgumentTypeError(f"speed must be above 0 and below 1000, not {text}")
+    return speed
+
+
+def _megabytes(text: str) -> int:
+    try:
+        mb = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a whole number of MB, not {text!r}") from None
+    if mb < 0:
+        raise argparse.ArgumentTypeError("the footage budget cannot be negative")
+    return mb
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("run", help="the main job: run the table (off a Pi: the simulated table "
                        "replaying bundled footage) with the live display on http://127.0.0.1:8000")
     p.add_argument("--config", type=Path, help="table config (TOML) for the real devices")
     p.add_argument("--bundle", type=Path, default=None,
                    help="recorded session to replay (default: the bundled Belot game)")
-    p.add_argument("--speed", type=float, default=1.0, help="replay speed (1 = real time)")
+    p.add_argument("--speed", type=_speed, default=1.0, help="replay speed (1 = real time)")
     p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--port", type=_port, default=8000)
     p.add_argument("--db", type=Path, help="table log (default: the data dir's table.sqlite)")
     p.add_argument("--no-panels", action="store_true",
                    help="press buttons straight into the controller instead of simulated panels")
     p.add_argument("--no-web", action="store_true", help="no web display (for scripts and tests)")
     p.add_argument("--once", action="store_true", help="stop after one game")
-    p.add_argument("--footage-budget", type=int, default=2048, metavar="MB",
+    p.add_argument("--new-game", action="store_true",
+                   help="do not resume: abandon an unfinished game (it stays in the history)")
+    p.add_argument("--footage-budget", type=_megabytes, default=2048, metavar="MB",
                    help="disk kept for the dispute archive of deal footage (0: keep none)")
     p.add_argument("--pause", type=float, default=20.0,
                    help="seconds the final score stays up before the next game")
@@ -154,8 +187,31 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 # ------------------------------------------------------------------------------ run
+def _lock_table(db: Path) -> Any:
+    """One ``cardtable run`` per table log: two would interleave their games in one file."""
+    import fcntl
+
+    from controller.log import LogError
+
+    handle = open(db.with_name(db.name + ".lock"), "a+")  # noqa: SIM115 - held for the run
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.seek(0)
+        owner = handle.read().strip() or "?"
+        handle.close()
+        raise LogError(f"another `cardtable run` (pid {owner}) is using the table log {db}; "
+                       "stop it first, or give this one its own --db") from None
+    handle.seek(0)
+    handle.truncate()
+    handle.write(str(os.getpid()))
+    handle.flush()
+    return handle
+
+
 def cmd_run(args: argparse.Namespace) -> int:
-    from controller.core import Controller
+    from controller.core import Controller, ResumeError
+    from controller.footage import timed_frames
     from controller.log import GameLog, LogError
     from controller.table import SimulatedTable
     from vision.profile import ProfileError
@@ -164,11 +220,16 @@ def cmd_run(args: argparse.Namespace) -> int:
         return _error("real devices (--config) need the hardware layer, which is not built yet; "
                       "run without --config for the simulated table")
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    from vision.reader import VideoError, frame_count
+
     try:
         bundle = load_bundle(args.bundle or DEFAULT_BUNDLE)
         bundle.profile()
-    except (BundleError, ProfileError) as exc:
-        return _error(str(exc))
+        if frame_count(bundle.shoe) == 0:
+            raise VideoError(f"video {bundle.shoe} has no frames")
+        next(iter(timed_frames(bundle.shoe, bundle.times)))  # decodes, or says why not
+    except (BundleError, ProfileError, VideoError, StopIteration) as exc:
+        return _error(str(exc) or f"video {bundle.shoe} has no frames")
     if not args.no_web:
         import socket
 
@@ -180,11 +241,16 @@ def cmd_run(args: argparse.Namespace) -> int:
             except OSError as exc:
                 return _error(f"cannot serve the display on {args.host}:{args.port} "
                               f"({exc.strerror}); is the table already running? --port picks another")
+    lock = None
     try:
         game_log = GameLog(args.db)
-        controller = Controller(game_log)
+        lock = _lock_table(game_log.path)
+        controller = Controller(game_log, resume=not args.new_game)
     except LogError as exc:
         return _error(str(exc))
+    except ResumeError as exc:
+        return _error(f"{exc}; `cardtable run --new-game` abandons it (it stays in the history "
+                      "for `cardtable history`) and starts a new one")
 
     stop = threading.Event()
     panels = None
@@ -216,6 +282,8 @@ def cmd_run(args: argparse.Namespace) -> int:
 
         archive = FootageArchive(game_log.path.parent / "footage", args.footage_budget * 1024**2)
 
+    failure: list[str] = []
+
     def simulate() -> None:
         first = True
         while not stop.is_set():
@@ -223,9 +291,13 @@ def cmd_run(args: argparse.Namespace) -> int:
                                    archive=archive, dealer=dealer_link.panel.press)
             try:
                 table.play(resume=first)
-            except Exception:
-                logging.getLogger("cardtable.run").exception("the simulated table failed")
+            except Exception as exc:  # e.g. footage that stops decoding halfway
+                logging.getLogger("cardtable.run").debug("the simulated table failed",
+                                                         exc_info=True)
+                failure.append(f"the simulated table stopped: {exc}")
                 stop.set()
+                if server is not None:
+                    server.should_exit = True
                 break
             first = False
             if args.once or stop.wait(args.pause):
@@ -257,6 +329,10 @@ def cmd_run(args: argparse.Namespace) -> int:
         print(f"  table display: {url}/   history: {url}/history   admin: {url}/admin{pin_note}",
               flush=True)
     print("  stop with Ctrl-C (started again, it resumes the same game)", flush=True)
+    def terminate(_signum: int, _frame: Any) -> None:  # systemd's stop: clean up as for Ctrl-C
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, terminate)
     worker.start()
     try:
         if server is not None:
@@ -275,4 +351,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         if panels is not None:
             panels.close()
         game_log.close()
+        if lock is not None:
+            lock.close()
+    if failure:
+        return _error(failure[0])
     return 0

@@ -109,11 +109,16 @@ class NoGame(RuntimeError):
     """No game is being played at this table."""
 
 
+class ResumeError(RuntimeError):
+    """The game in the log cannot be rebuilt (the log was edited or written by two tables)."""
+
+
 Listener = Callable[[dict[str, Any]], None]
 
 
 class Controller:
-    def __init__(self, game_log: GameLog, *, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, game_log: GameLog, *, clock: Callable[[], float] = time.time,
+                 resume: bool = True) -> None:
         self.log = game_log
         self.clock = clock
         self._lock = threading.RLock()
@@ -127,24 +132,30 @@ class Controller:
         self.log_error: str | None = None
         self.devices: dict[str, Any] = {}
         self.seq = game_log.last_seq()
-        self._resume()
+        if resume:
+            self._resume()
 
     # ------------------------------------------------------------------ resume
     def _resume(self) -> None:
         row = self.log.active_game() or self.log.latest_game()
         if row is None:
             return
-        cls = game_class(row.game)
-        game = cls(row.options)
         state = TableState()
         alerts: deque[Alert] = deque(maxlen=MAX_ALERTS)
-        for e in self.log.entries(row.id, kinds=("event", "state", "alert")):
-            if e.kind == "event":
-                game.record(Event.parse(e.body["event"]))
-            elif e.kind == "state":
-                state = TableState.from_json(e.body)
-            else:
-                alerts.append(Alert(**{**e.body, "seq": e.seq, "t": e.t}))
+        seq = 0
+        try:
+            game = game_class(row.game)(row.options)
+            for e in self.log.entries(row.id, kinds=("event", "state", "alert")):
+                seq = e.seq
+                if e.kind == "event":
+                    game.record(Event.parse(e.body["event"]))
+                elif e.kind == "state":
+                    state = TableState.from_json(e.body)
+                else:
+                    alerts.append(Alert(**{**e.body, "seq": e.seq, "t": e.t}))
+        except (EngineError, KeyError, TypeError, ValueError) as exc:
+            raise ResumeError(f"game {row.id} in the table log {self.log.path} cannot be rebuilt "
+                              f"(entry {seq}: {exc})") from None
         self.game, self.game_id, self.names, self.game_status = game, row.id, row.names, row.status
         self.state, self.alerts = state, alerts
 
@@ -266,6 +277,14 @@ class Controller:
                 work.run()
             except EngineError as exc:  # anything the translation did not foresee
                 work.alert(exc.rule, str(exc), getattr(inp, "seat", None))
+            except Exception as exc:  # a bug must cost one input, never the game or the log
+                log.exception("input %s failed", inp)
+                while len(game.raw_log) > before_events:
+                    game.pop()
+                self.state = before_state
+                work = _Work(self, inp)
+                work.alert("internal-error", f"this input could not be handled ({exc})",
+                           getattr(inp, "seat", None), "error")
             entries = [NewEntry("input", inp.model_dump(mode="json"), inp.kind, inp.frame)]
             entries += [NewEntry("event", {"event": e}, inp.kind, inp.frame) for e in work.events]
             entries += [NewEntry("alert", {k: v for k, v in asdict(a).items() if k not in ("seq", "t")},
@@ -273,7 +292,9 @@ class Controller:
             if self.state != before_state:
                 entries.append(NewEntry("state", self.state.to_json(), inp.kind, inp.frame))
             finish = work.finish or (
-                "finished" if game.is_over and before_events != len(game.raw_log) else None)
+                "finished" if game.is_over and before_events != len(game.raw_log) else
+                # an undo of the game's last event reopens it
+                "active" if self.game_status == "finished" and not game.is_over else None)
             status = finish or self.game_status
             now = self.clock()
             try:
@@ -356,6 +377,11 @@ class _Work:
         if self.ctl.game_status == "abandoned":
             self.alert("game-ended", "this game was ended by the organiser: start a new one")
             return
+        seat = getattr(inp, "seat", None)
+        if seat is not None and seat >= self.game.num_seats:
+            self.alert("no-such-seat", f"seat {seat} does not play: this game has seats 0–"
+                       f"{self.game.num_seats - 1}", seat)
+            return
         if isinstance(inp, ShoeCard):
             self.on_shoe(inp)
         elif isinstance(inp, Placed):
@@ -392,9 +418,13 @@ class _Work:
             return
         unseen = {c.code for c in g.unseen_cards()}
         if inp.seen_twice or inp.card not in unseen:
+            # (no card named: the reason is public, the card went into a hidden hand)
             why = ("seen twice: the shoe reader saw this card already in this deal"
-                   if inp.seen_twice else f"{inp.card} cannot come out of the shoe now")
-            self.st.pending = Pending("shoe", why, candidates=[c for c in inp.candidates if c in unseen])
+                   if inp.seen_twice else "the shoe reader named a card that cannot come out "
+                   "of the shoe now (already dealt, or not in this deck)")
+            named = [inp.card] if inp.card in unseen else []
+            self.st.pending = Pending("shoe", why, candidates=named + [
+                c for c in inp.candidates if c in unseen and c != inp.card])
             self.alert("confirm-card", f"{why}: confirm the card", level="info")
             return
         self.shoe(inp.card)

@@ -41,6 +41,7 @@ from engine.registry import game_class
 from engine.view import table_view
 from vision.footage import FACE_DOWN, FPS, make_clip
 from vision.profile import DeckProfile, ProfileError
+from vision.reader import VideoError, frame_count
 from vision.reader import frames as video_frames
 from vision.teach import teach_from_video
 
@@ -159,14 +160,24 @@ def load_bundle(path: str | Path) -> Bundle:
         raise BundleError(f"{path / 'game.json'}: {exc}") from None
     try:
         times = [float(t) for t in json.loads(_read_text(path / "shoe.times.json"))]
-        if not all(math.isfinite(t) for t in times):
-            raise ValueError("a time is not finite")
+        if not all(math.isfinite(t) and t >= 0 for t in times):
+            raise ValueError("a time is negative or not finite")
+        if any(b < a for a, b in zip(times, times[1:], strict=False)):
+            raise ValueError("the times go backwards")
     except (ValueError, TypeError) as exc:
         raise BundleError(f"{path / 'shoe.times.json'}: not a list of frame times "
                           f"({_one_line(exc)})") from None
+    inputs = load_inputs(path / "inputs.jsonl")
+    try:
+        frames = frame_count(path / "shoe.mp4")
+    except VideoError as exc:
+        raise BundleError(str(exc)) from None
+    if frames and len(times) != frames:
+        raise BundleError(f"{path / 'shoe.times.json'} has {len(times)} frame times but "
+                          f"{path / 'shoe.mp4'} has {frames} frames")
     return Bundle(path=path, game=meta.game, options=meta.options, names=meta.names,
                   shoe_cards=meta.shoe_cards, events=meta.events,
-                  inputs=load_inputs(path / "inputs.jsonl"), times=times)
+                  inputs=inputs, times=times)
 
 
 def timed_frames(video: Path, times: list[float] | None = None,

@@ -132,6 +132,9 @@ def find_game(log: GameLog, text: str) -> GameRow:
     except ValueError:
         raise CommandError(f"game id must be a number, not {text!r} "
                            "(see `cardtable history list`)") from None
+    if not 1 <= game_id < 2**63:
+        raise CommandError(f"there is no game {game_id}: game ids are whole numbers from 1 "
+                           "(see `cardtable history list`)")
     row = log.game(game_id)
     if row is None:
         ids = [g.id for g in log.games()]

@@ -208,7 +208,7 @@ class GameLog:
             seq = self._insert(game_id, entries, t)
             if finish is not None and game_id is not None:
                 self._db.execute("UPDATE games SET status=?, ended=? WHERE id=?",
-                                 (finish, t, game_id))
+                                 (finish, None if finish == "active" else t, game_id))
         return seq
 
     def _insert(self, game_id: int | None, entries: Sequence[NewEntry], t: float) -> int:

@@ -24,7 +24,8 @@ class Problem(BaseModel):
 def errors(*codes: int) -> dict[int | str, dict[str, Any]]:
     """``responses=`` of a route: the given error statuses, each with a :class:`Problem` body."""
     text = {400: "engine error (unknown game, bad house rules)", 401: "not logged in / wrong PIN",
-            403: "missing or wrong CSRF token", 404: "not found",
+            403: "missing or wrong CSRF token; or cards still hidden in a deal in play",
+            404: "not found",
             409: "the controller refused (its message is the detail)",
             413: "request body over 16 KB", 422: "malformed request",
             429: "too many wrong PINs (see Retry-After)", 503: "the log is not writable"}

@@ -31,6 +31,27 @@ router = APIRouter()
 GameId = Annotated[int, Path(ge=1, le=MAX_ID, description="the game's id in the log")]
 DealNo = Annotated[int, Path(ge=1, le=MAX_ID, description="the deal's number (Durak: the game's)")]
 MISSING = errors(404, 409, 422)  # no such game (or deal); not rebuildable from the log; bad id
+HIDDEN = errors(403, 404, 409, 422)  # ... and 403: the deal in play, whose cards are in hands
+
+
+def _deal_in_play(ctl: Controller, row: GameRow) -> int | None:
+    """The number of the deal being played (its shoe cards are in hidden hands), if any."""
+    if row.status != "active":
+        return None
+    game = _game(ctl, row)
+    if game.is_over:
+        return None
+    d = game.describe()
+    number = d.get("game") if row.game == "durak2" else d.get("deal")
+    return int(number or 1)
+
+
+def _refuse_hidden(ctl: Controller, row: GameRow, deal: int | None = None) -> None:
+    in_play = _deal_in_play(ctl, row)
+    if in_play is not None and (deal is None or deal == in_play):
+        what = "the game's record" if deal is None else f"deal {deal}"
+        raise HTTPException(403, f"{what} would show the cards in the players' hands while "
+                            "the deal is played; it is available once the deal is over")
 
 _cache: dict[tuple[str, int, int], Game] = {}
 _cache_lock = threading.Lock()
@@ -119,9 +140,10 @@ def deal_events(row: GameRow, events: list[str]) -> dict[int, list[str]]:
 
 
 @router.get("/api/games/{game_id:int}/deals/{deal:int}/events", response_model=DealEvents,
-            responses=MISSING)
+            responses=HIDDEN)
 def game_deal_events(game_id: GameId, deal: DealNo, ctl: Ctl) -> dict[str, Any]:
     row = _row(ctl, game_id)
+    _refuse_hidden(ctl, row, deal)
     try:
         by_deal = deal_events(row, ctl.log.event_texts(row.id))
     except EngineError as exc:
@@ -132,10 +154,11 @@ def game_deal_events(game_id: GameId, deal: DealNo, ctl: Ctl) -> dict[str, Any]:
 
 
 @router.get("/api/games/{game_id:int}/deals/{deal:int}/clip", response_class=FileResponse,
-            responses={**content("video/mp4", "the deal's shoe footage"), **errors(404, 422)})
+            responses={**content("video/mp4", "the deal's shoe footage"), **HIDDEN})
 def game_deal_clip(game_id: GameId, deal: DealNo, request: Request, ctl: Ctl) -> FileResponse:
     """The deal's shoe footage from the dispute archive (controller/archive.py)."""
     row = _row(ctl, game_id)
+    _refuse_hidden(ctl, row, deal)
     archive = request.app.state.archive
     clips = archive.find(row.id, deal) if archive is not None else []
     if not clips:
@@ -149,9 +172,10 @@ def _attachment(name: str) -> dict[str, str]:
 
 
 @router.get("/api/games/{game_id:int}/record", response_class=Response,
-            responses={**content("text/plain", "the game record (docs/records.md)"), **MISSING})
+            responses={**content("text/plain", "the game record (docs/records.md)"), **HIDDEN})
 def game_record(game_id: GameId, ctl: Ctl) -> PlainTextResponse:
     row = _row(ctl, game_id)
+    _refuse_hidden(ctl, row)
     game = _game(ctl, row)
     meta = {"table_game_id": str(row.id), "started": _iso(row.started) or "",
             "status": row.status}

@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from controller.core import Controller
-from controller.inputs import ShoeCard
+from controller.inputs import Admin, ShoeCard
 from controller.log import GameLog
 from engine import record
 from table_ui import i18n
@@ -313,6 +313,11 @@ def test_history_links_each_deals_events_and_footage(tmp_path):
         archive.add(gid, 1, 100 + n, n / 30, frame)
     archive.close()
     with TestClient(create_app(c, admin_pin_hash=PIN_HASH, archive=archive)) as tc:
+        # while the deal is played its events and footage would show the hands
+        assert tc.get(f"/api/games/{gid}/deals/1/events").status_code == 403
+        assert tc.get(f"/api/games/{gid}/deals/1/clip").status_code == 403
+        assert tc.get(f"/api/games/{gid}/record").status_code == 403
+        c.submit(Admin(action="end_game"))
         detail = tc.get(f"/api/games/{gid}").json()
         assert detail["clips"] == [1]
         events = tc.get(f"/api/games/{gid}/deals/1/events").json()["events"]

@@ -1,0 +1,128 @@
+"""`cardtable doctor` against a simulated table: mock GPIO, panels on ptys, a file camera."""
+
+from __future__ import annotations
+
+import json
+import socket
+from pathlib import Path
+
+import cv2
+import pytest
+
+from cardtable.cli import main
+from firmware_bridge.config import PanelConfig
+from firmware_bridge.sim import SIM_FIRMWARE, SimTable
+
+DURAK = Path(__file__).resolve().parents[1] / "controller" / "data" / "durak2"
+
+
+def toml_str(s: str) -> str:
+    return json.dumps(s, ensure_ascii=False)
+
+
+def write_config(path: Path, panels: PanelConfig, *, factory: str = "mock",
+                 camera: str = f'kind = "file"\npath = {toml_str(str(DURAK / "shoe.mp4"))}',
+                 data_dir: Path, port: int, extra_seat: bool = False) -> Path:
+    seats = "".join(f"\n[[panels.seats]]\nseat = {s.seat}\npanel_id = {toml_str(s.panel_id)}\n"
+                    for s in panels.seats)
+    if extra_seat:
+        seats += '\n[[panels.seats]]\nseat = 5\npanel_id = "panel-missing"\n'
+    path.write_text(f"""
+[table]
+name = "test"
+data_dir = {toml_str(str(data_dir))}
+footage_budget_mb = 1
+
+[panels]
+by_id_dirs = [{", ".join(toml_str(d) for d in panels.by_id_dirs)}]
+port_globs = ["*"]
+use_list_ports = false
+scan_interval_s = 0.1
+{seats}
+[gpio]
+factory = "{factory}"
+card_sensor = 25
+
+[cameras.shoe]
+{camera}
+
+[web]
+host = "127.0.0.1"
+port = {port}
+""", encoding="utf-8")
+    return path
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def sims():
+    with SimTable({"sim-seat-1": 1, "sim-seat-2": 2}, with_bridge=False) as table:
+        yield table
+
+
+def test_all_devices_ok(tmp_path: Path, sims, capsys) -> None:
+    cfg = write_config(tmp_path / "t.toml", sims.config, data_dir=tmp_path / "data",
+                       port=free_port())
+    snaps = tmp_path / "snaps"
+    rc = main(["doctor", "--config", str(cfg), "--json", "--camera-window", "0.5",
+               "--panel-wait", "10", "--snapshot", str(snaps)])
+    out = json.loads(capsys.readouterr().out)
+    assert rc == 0, out
+    by = {(c["kind"], c["name"]): c for c in out["checks"]}
+    assert all(c["ok"] for c in out["checks"]) and out["ok"]
+    assert "card sensor" in by[("gpio", "mock")]["detail"]
+    for seat in (1, 2):
+        assert f"firmware {SIM_FIRMWARE}" in by[("panel", f"seat {seat} (sim-seat-{seat})")][
+            "detail"]
+    assert "frames of 640x480" in by[("camera", "shoe (file)")]["detail"]
+    assert (tmp_path / "data").is_dir()
+    snap = cv2.imread(str(snaps / "shoe.png"))
+    assert snap is not None and snap.shape == (480, 640, 3)
+
+
+def test_one_broken_device_of_each_kind(tmp_path: Path, sims, capsys) -> None:
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("x")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        cfg = write_config(tmp_path / "t.toml", sims.config, factory="lgpio",
+                           camera='kind = "v4l2"\ndevice = "/dev/video9"',
+                           data_dir=blocker / "data", port=port, extra_seat=True)
+        rc = main(["doctor", "--config", str(cfg), "--camera-window", "0.3",
+                   "--panel-wait", "3"])
+    out = capsys.readouterr().out
+    assert rc == 1
+    lines = out.splitlines()
+    failures = [line for line in lines if line.startswith("FAIL")]
+    fixes = [line for line in lines if line.strip().startswith("fix:")]
+    assert len(failures) == len(fixes) == 5, out
+    text = "\n".join(lines)
+    assert "FAIL gpio lgpio: pin factory 'lgpio' needs the lgpio module" in text
+    assert "python3-lgpio" in text
+    assert "FAIL camera shoe (v4l2): /dev/video9 does not exist" in text
+    assert "v4l2-ctl --list-devices" in text
+    assert "FAIL panel seat 5 (panel-missing): panel 'panel-missing' did not answer" in text
+    assert "ok   panel seat 1 (sim-seat-1): firmware" in text
+    assert f"FAIL web 127.0.0.1:{port}: cannot listen" in text
+    assert "FAIL data" in text and "sudo install -d" in text
+    assert lines[-1] == "5 problem(s)"
+
+
+def test_missing_footage_and_bad_config(tmp_path: Path, sims, capsys) -> None:
+    cfg = write_config(tmp_path / "t.toml", PanelConfig(), data_dir=tmp_path / "d",
+                       port=free_port(), camera=f'kind = "file"\npath = '
+                                                f'{toml_str(str(tmp_path / "none.mp4"))}')
+    assert main(["doctor", "--config", str(cfg), "--camera-window", "0.2"]) == 1
+    out = capsys.readouterr().out
+    assert "FAIL camera shoe (file): footage" in out and "is not there" in out
+    assert "ok   panel panels: no seat panels configured" in out
+    (tmp_path / "bad.toml").write_text("[gpio]\nfactory = 3\n")
+    assert main(["doctor", "--config", str(tmp_path / "bad.toml")]) == 2
+    assert "bad.toml:2: gpio.factory" in capsys.readouterr().err
