@@ -19,6 +19,7 @@ policies are exercised. The clip is encoded with H.264 (PyAV) when available, el
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import random
@@ -162,7 +163,7 @@ def load_bundle(path: str | Path) -> Bundle:
         times = [float(t) for t in json.loads(_read_text(path / "shoe.times.json"))]
         if not all(math.isfinite(t) and t >= 0 for t in times):
             raise ValueError("a time is negative or not finite")
-        if any(b < a for a, b in zip(times, times[1:], strict=False)):
+        if any(b < a for a, b in itertools.pairwise(times)):
             raise ValueError("the times go backwards")
     except (ValueError, TypeError) as exc:
         raise BundleError(f"{path / 'shoe.times.json'}: not a list of frame times "
