@@ -59,6 +59,64 @@ def timeline(bundle: Bundle, start: float = 0.0) -> Iterator[Step]:
         yield Step(t, obj=o)
 
 
+class ShoeLoop:
+    """The shoe camera's frames → the shoe reader → the controller, for a live camera and the
+    simulated table alike: tells the reader of each new deal, keeps the frames in the dispute
+    archive, and submits each card with the camera's own frame number and time."""
+
+    def __init__(self, controller: Controller, reader: ShoeReader, *,
+                 archive: FootageArchive | None = None,
+                 dealer: Callable[[str], None] | None = None,
+                 on_frame: Callable[[], Any] | None = None) -> None:
+        self.controller = controller
+        self.reader = reader
+        self.archive = archive
+        self.dealer = dealer  # presses «новая сдача» as a dealer would (the simulated table)
+        self.on_frame = on_frame
+        self.skip: Callable[[CardEvent, float], bool] = lambda _ev, _t: False
+        self.latencies: list[float] = []  # card decided -> controller committed, seconds
+        self._deal_at: tuple[int, Any] = (-1, None)
+        self.deal = self.current_deal()
+
+    def current_deal(self) -> tuple[Any, Any]:
+        """(deal, Durak game number) now; looked up again only when the log moved on."""
+        seq = self.controller.seq
+        if self._deal_at[0] != seq:
+            g = self.controller.game
+            d = {} if g is None else g.describe()
+            self._deal_at = (seq, (d.get("deal"), d.get("game") if g and g.name == "durak2" else None))
+        return self._deal_at[1]
+
+    def frame(self, t: float, frame_no: int, frame: np.ndarray) -> None:
+        deal = self.current_deal()
+        if deal != self.deal:
+            self.deal = deal
+            self.reader.new_deal()
+            if self.dealer is not None:
+                self.dealer("new_deal")
+        if self.archive is not None and self.controller.game_id is not None:
+            self.archive.add(self.controller.game_id, deal[0] or deal[1] or 0, frame_no, t, frame)
+        if self.on_frame is not None:  # the frame has arrived
+            self.on_frame()
+        for ev in self.reader.feed(frame):
+            # the camera's own frame number, whatever the reader counted since it started
+            ev.frame = frame_no - (self.reader.frame_no - ev.frame)
+            self.card(ev, t)
+
+    def card(self, ev: CardEvent, t: float) -> None:
+        if self.skip(ev, t):
+            return
+        decided = time.monotonic()
+        self.controller.submit(shoe_input(ev, t))
+        self.latencies.append(time.monotonic() - decided)
+
+    def finish(self, t: float) -> None:
+        for ev in self.reader.finish():
+            self.card(ev, t)
+        if self.archive is not None:
+            self.archive.close()
+
+
 class SimulatedTable:
     """Drives ``controller`` from ``bundle``. ``speed`` > 0 paces it (1 = real time); 0 = flat out."""
 
@@ -73,12 +131,12 @@ class SimulatedTable:
         self.speed = speed
         self.press = press  # panel presses go here when set (real ptys), else straight in
         self.stop = stop or threading.Event()
-        self.on_frame = on_frame
-        self.archive = archive
-        self.dealer = dealer  # presses a dealer button (GPIO) as the dealer would
-        self._deal_at: tuple[int, Any] = (-1, None)
-        self.reader = ShoeReader(bundle.profile())
-        self.latencies: list[float] = []  # card decided -> controller committed, seconds
+        self.shoe = ShoeLoop(controller, ShoeReader(bundle.profile()), archive=archive,
+                             dealer=dealer, on_frame=on_frame)
+
+    @property
+    def latencies(self) -> list[float]:
+        return self.shoe.latencies
 
     # -- resume ----------------------------------------------------------------------------
     def resume_point(self) -> float | None:
@@ -106,7 +164,15 @@ class SimulatedTable:
         else:
             log.info("resuming game %s at t=%.2f s", self.controller.game_id, start)
         feed_from = max(0.0, start - REFEED_S) if start >= 0 else 0.0
-        deal = self._deal()
+
+        def logged_before(ev: CardEvent, t: float) -> bool:
+            if t <= start:
+                return True  # logged before the crash
+            # read again after a restart, a little later than the first time
+            return start >= 0 and t <= start + REFEED_S and self._dealt_already(ev.card)
+
+        self.shoe.skip = logged_before
+        self.shoe.deal = self.shoe.current_deal()
         t0 = time.monotonic() - (max(start, 0.0) / self.speed if self.speed else 0.0)
         for step in timeline(self.bundle, feed_from):
             if self.stop.is_set():
@@ -119,44 +185,10 @@ class SimulatedTable:
                 if delay > 0 and self.stop.wait(delay):
                     return
             if step.frame is not None:
-                if self._deal() != deal:
-                    deal = self._deal()
-                    self.reader.new_deal()
-                    if self.dealer is not None:
-                        self.dealer("new_deal")
-                if self.archive is not None and self.controller.game_id is not None:
-                    self.archive.add(self.controller.game_id, deal[0] or deal[1] or 0,
-                                     step.frame_no, step.t, step.frame)
-                if self.on_frame is not None:  # the frame has arrived
-                    self.on_frame()
-                for ev in self.reader.feed(step.frame):
-                    # the camera's own frame number, whatever the reader counted since it started
-                    ev.frame = step.frame_no - (self.reader.frame_no - ev.frame)
-                    self._card(ev, step.t, start)
+                self.shoe.frame(step.t, step.frame_no, step.frame)
             elif step.obj is not None and step.t > start:
                 self._input(step.t, step.obj)
-        for ev in self.reader.finish():
-            self._card(ev, self.bundle.duration, start)
-        if self.archive is not None:
-            self.archive.close()
-
-    def _deal(self) -> tuple[Any, Any]:
-        """(deal, Durak game number) now; looked up again only when the log moved on."""
-        seq = self.controller.seq
-        if self._deal_at[0] != seq:
-            g = self.controller.game
-            d = {} if g is None else g.describe()
-            self._deal_at = (seq, (d.get("deal"), d.get("game") if g and g.name == "durak2" else None))
-        return self._deal_at[1]
-
-    def _card(self, ev: CardEvent, t: float, start: float) -> None:
-        if t <= start:
-            return  # logged before the crash
-        if start >= 0 and t <= start + REFEED_S and self._dealt_already(ev.card):
-            return  # read again after a restart, a little later than the first time
-        decided = time.monotonic()
-        self.controller.submit(shoe_input(ev, t))
-        self.latencies.append(time.monotonic() - decided)
+        self.shoe.finish(self.bundle.duration)
 
     def _dealt_already(self, code: str) -> bool:
         g = self.controller.game

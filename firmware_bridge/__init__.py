@@ -20,10 +20,11 @@ from firmware_bridge.bridge import (
     PanelNotConnected,
     discover_ports,
 )
-from firmware_bridge.config import PanelConfig, SeatPanel, load_config
+from firmware_bridge.config import ConfigError, PanelConfig, SeatPanel, load_config
 
 __all__ = [
     "ButtonEvent",
+    "ConfigError",
     "Delivery",
     "PanelBridge",
     "PanelConfig",

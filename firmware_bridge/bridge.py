@@ -167,6 +167,8 @@ class PanelPort:
         self.link.accept_reliable = False
         self.info: PanelInfo | None = None
         self.seat: int | None = None
+        # Set when the panel id changed on this connection: no seat until the line reconnects.
+        self._impostor: str | None = None
         self.state = "connecting"
         self.connects = 0
         self._serial: serial.Serial | None = None
@@ -227,6 +229,7 @@ class PanelPort:
         with self.lock:
             self._lost.clear()
             self._hello.clear()
+            self._impostor = None
             self.link.resync()
             self.link.tx_enabled = False
             self.link.accept_reliable = False
@@ -320,6 +323,8 @@ class PanelPort:
             if item.kind == "version":
                 self.bridge._bad(self, "bad_version", f"frame with {item.detail} (we speak "
                                  f"{p.PROTOCOL_VERSION}); dropped")
+            elif item.kind == "payload":  # an ACK or heartbeat the link could not use
+                self.bridge._bad(self, "bad_payload", f"unusable payload: {item}")
             else:
                 self.bridge._bad(self, "bad_frames", f"garbage on the line ({item}); dropped")
             return
@@ -354,8 +359,14 @@ class PanelPort:
         if new_boot:
             self.link.reset_rx()  # the panel's sequence numbers start over
         first = not self._hello.is_set()
-        if first or previous is None or previous.panel_id != info.panel_id:
+        changed = not first and previous is not None and previous.panel_id != info.panel_id
+        if first:
             self.seat = self.bridge._claim_seat(self, info.panel_id)
+        elif changed:
+            # A panel does not change its id on a live line (a swapped board means an unplug,
+            # so a fresh connection). Whatever says this, it is not trusted with any seat: its
+            # presses carry seat=None until the line reconnects, and the table is told.
+            self._identity_changed(previous, info)
         self.info = info
         seat_byte = self.seat if self.seat is not None else p.NO_SEAT
         self.link.send_control(p.WELCOME, p.pack_welcome(info.boot_id, self.bridge.session,
@@ -377,6 +388,19 @@ class PanelPort:
         elif new_boot:
             log.info("panel %s on %s rebooted", info.panel_id, self.path)
             self.bridge._emit(PanelEvent("rebooted", info.panel_id, self.seat, self.path))
+
+    def _identity_changed(self, previous: PanelInfo, info: PanelInfo) -> None:
+        old_seat = self.seat
+        self._impostor = info.panel_id
+        self.seat = None
+        self.bridge._release_seat(self)
+        self.bridge._count("identity_changed")
+        where = f"seat {old_seat}" if old_seat is not None else "no seat"
+        detail = (f"panel {previous.panel_id} ({where}) now says it is {info.panel_id}; "
+                  "its port has no seat until it is reconnected")
+        log.warning("identity_changed on %s: %s [identity_changed=%d]", self.path, detail,
+                    self.bridge._counters["identity_changed"])
+        self.bridge._emit(PanelEvent("identity_changed", info.panel_id, None, self.path, detail))
 
     def _on_button(self, button_id: int, action: int, panel_ms: int) -> None:
         info = self.info
@@ -407,6 +431,7 @@ class PanelPort:
             "leds": info.led_names() if info else [],
             "buzzer": info.has_buzzer if info else False,
             "connects": self.connects,
+            "identity_changed": self._impostor is not None,
             "silent_ms": self.link.silent_ms(),
             "pending": self.link.pending(),
             "counters": dict(self.link.counters),
@@ -598,6 +623,12 @@ class PanelBridge:
         panel = port.info.panel_id if port.info else "unknown panel"
         self._warn((counter, port.path), "%s on %s (%s): %s [%s=%d]", counter, port.path, panel,
                    message, counter, self._counters[counter])
+
+    def _release_seat(self, port: PanelPort) -> None:
+        with self._lock:
+            for held, holder in list(self._seat_holders.items()):
+                if holder is port:
+                    del self._seat_holders[held]
 
     def _claim_seat(self, port: PanelPort, panel_id: str) -> int | None:
         seat = self.config.seat_for(panel_id)

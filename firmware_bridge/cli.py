@@ -10,9 +10,48 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from firmware_bridge.bridge import ButtonEvent, PanelBridge, PanelEvent
-from firmware_bridge.config import PanelConfig, load_config
+from firmware_bridge.config import ConfigError, PanelConfig, SeatPanel, load_config
 
 CONFIG_NAME = "table.toml"
+MAX_PANEL_ID: int = next(  # the longest id a table config can hold
+    m.max_length for m in SeatPanel.model_fields["panel_id"].metadata
+    if getattr(m, "max_length", None))
+
+
+class UsageError(Exception):
+    """A bad argument or config found after parsing: one line on stderr, exit status 2."""
+
+
+def _number(kind: type, low: float | None = None, high: float | None = None,
+            what: str = "") -> object:
+    """An argparse type: a finite number within [low, high]."""
+
+    def parse(text: str) -> float:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if value != value or value in (float("inf"), float("-inf")):
+            raise argparse.ArgumentTypeError(f"{text!r} is not a finite number")
+        if (low is not None and value < low) or (high is not None and value > high):
+            span = (f"from {low} to {high}" if high is not None else f"{low} or more")
+            raise argparse.ArgumentTypeError(f"must be {what or span}, not {text}")
+        return value
+
+    parse.__name__ = kind.__name__  # argparse names the type in its messages
+    return parse
+
+
+def _panel_id(text: str) -> str:
+    if not 1 <= len(text) <= MAX_PANEL_ID:
+        raise argparse.ArgumentTypeError(
+            f"must be 1 to {MAX_PANEL_ID} characters (a table config holds no longer ids), "
+            f"not {len(text)}")
+    if len(text.encode("utf-8")) > 255:  # the hello carries it as a u8-length string
+        raise argparse.ArgumentTypeError("is longer than 255 bytes in UTF-8")
+    if not text.isprintable() or any(c.isspace() for c in text):
+        raise argparse.ArgumentTypeError(f"{text!r} has spaces or control characters")
+    return text
 
 
 def default_config_path() -> Path | None:
@@ -40,7 +79,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     lst = sub.add_parser("list", help="show connected panels and their firmware")
     lst.add_argument("ports", nargs="*", metavar="PORT", help="also open these ports")
-    lst.add_argument("--wait", type=float, default=2.0, metavar="S",
+    lst.add_argument("--wait", type=_number(float, 0), default=2.0, metavar="S",
                      help="how long to wait for panels to say hello (default 2 s)")
     discovery_options(lst)
     lst.set_defaults(func=cmd_list)
@@ -48,30 +87,49 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     test = sub.add_parser("test", help="blink every LED and echo button presses")
     test.add_argument("port", nargs="?", metavar="PORT",
                       help="panel port (default: every panel found)")
-    test.add_argument("--duration", type=float, default=0.0, metavar="S",
+    test.add_argument("--duration", type=_number(float, 0), default=0.0, metavar="S",
                       help="stop after S seconds (default: run until Ctrl-C)")
-    test.add_argument("--wait", type=float, default=5.0, metavar="S",
+    test.add_argument("--wait", type=_number(float, 0), default=5.0, metavar="S",
                       help="how long to wait for a panel (default 5 s)")
     discovery_options(test)
     test.set_defaults(func=cmd_test)
 
     sim = sub.add_parser("sim", help="run a simulated panel on a pseudo-terminal")
-    sim.add_argument("--seat", type=int, default=1, metavar="N",
-                     help="seat number; the panel id becomes sim-seat-N (default 1)")
-    sim.add_argument("--panel-id", help="panel id to announce instead of sim-seat-N")
+    sim.add_argument("--seat", type=_number(int, 1, 8), default=1, metavar="N",
+                     help="seat number 1-8; the panel id becomes sim-seat-N (default 1)")
+    sim.add_argument("--panel-id", type=_panel_id,
+                     help=f"panel id to announce instead of sim-seat-N (1-{MAX_PANEL_ID} "
+                     "characters)")
     sim.add_argument("--link", type=Path, metavar="PATH",
                      help="also expose the pty as a symlink here, like /dev/serial/by-id")
-    sim.add_argument("--drop", type=float, default=0.0, help="fraction of bytes to drop")
-    sim.add_argument("--corrupt", type=float, default=0.0, help="fraction of bytes to corrupt")
+    sim.add_argument("--drop", type=_number(float, 0, 1), default=0.0,
+                     help="fraction of bytes to drop (0-1)")
+    sim.add_argument("--corrupt", type=_number(float, 0, 1), default=0.0,
+                     help="fraction of bytes to corrupt (0-1)")
     sim.add_argument("--seed", type=int, default=0, help="seed for the fault injection")
-    sim.add_argument("--duration", type=float, default=0.0, metavar="S",
+    sim.add_argument("--duration", type=_number(float, 0), default=0.0, metavar="S",
                      help="stop after S seconds (default: run until Ctrl-C)")
     sim.set_defaults(func=cmd_sim)
+
+    for parser in (lst, test, sim):  # errors found after parsing are reported like argparse's
+        parser.set_defaults(func=_reporting(parser.get_default("func"), parser.prog))
+
+
+def _reporting(func: object, prog: str) -> object:
+    def run(args: argparse.Namespace) -> int:
+        try:
+            return int(func(args) or 0)  # type: ignore[operator]
+        except (UsageError, ConfigError) as exc:
+            print(f"{prog}: error: {exc}", file=sys.stderr)
+            return 2
+
+    run.__name__ = getattr(func, "__name__", "run")
+    return run
 
 
 def _config(args: argparse.Namespace) -> PanelConfig:
     path = args.config or default_config_path()
-    config = load_config(path) if path else PanelConfig()
+    config = load_config(path) if path else PanelConfig()  # ConfigError: one line, status 2
     updates: dict[str, object] = {}
     if args.by_id_dir:
         updates["by_id_dirs"] = list(args.by_id_dir)
@@ -159,7 +217,17 @@ def cmd_sim(args: argparse.Namespace) -> int:
 
     panel_id = args.panel_id or PanelConfig.simulated_panel_id(args.seat)
     faults = Faults(drop=args.drop, corrupt=args.corrupt)
-    sim = SimPanel(panel_id, link_path=args.link, faults=faults, seed=args.seed).start()
+    if args.link is not None:
+        folder = args.link.parent
+        if not folder.is_dir():
+            raise UsageError(f"--link {args.link}: folder {folder} does not exist")
+        if args.link.is_dir():
+            raise UsageError(f"--link {args.link}: is a folder; give the path of the link")
+    try:
+        sim = SimPanel(panel_id, link_path=args.link, faults=faults, seed=args.seed).start()
+    except OSError as exc:
+        where = f"--link {args.link}" if args.link is not None else "pseudo-terminal"
+        raise UsageError(f"{where}: {exc.strerror or exc}") from None
     print(f"simulated panel {panel_id} (seat {args.seat}) on {sim.pty_path}", flush=True)
     if args.link:
         print(f"also at {args.link}", flush=True)

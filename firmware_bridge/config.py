@@ -6,7 +6,7 @@ import json
 import tomllib
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 DEFAULT_BY_ID_DIRS = ("/dev/serial/by-id",)
 # Names under /dev/serial/by-id that look like seat panels (MicroPython on a Pico, our own
@@ -39,11 +39,13 @@ class PanelConfig(BaseModel):
     baudrate: int = 115200
     scan_interval_s: float = Field(default=0.5, gt=0)
 
-    @model_validator(mode="after")
-    def _one_panel_per_seat(self) -> PanelConfig:
+    @field_validator("seats")
+    @classmethod
+    def _one_panel_per_seat(cls, value: list[SeatPanel]) -> list[SeatPanel]:
+        # A field validator, so the error names the key ("seats"), not just the whole config.
         seats: dict[int, str] = {}
         panels: dict[str, int] = {}
-        for entry in self.seats:
+        for entry in value:
             if entry.seat in seats:
                 raise ValueError(
                     f"seat {entry.seat} is claimed by two panels: "
@@ -56,7 +58,7 @@ class PanelConfig(BaseModel):
                 )
             seats[entry.seat] = entry.panel_id
             panels[entry.panel_id] = entry.seat
-        return self
+        return value
 
     def seat_for(self, panel_id: str) -> int | None:
         for entry in self.seats:
@@ -80,11 +82,56 @@ class PanelConfig(BaseModel):
         return cls(seats=seats, **kwargs)  # type: ignore[arg-type]
 
 
+class ConfigError(ValueError):
+    """A table config that cannot be used; the message is one line naming the file and the
+    line (syntax) or the key (content) that is wrong."""
+
+
+def _key(prefix: str, loc: tuple[int | str, ...]) -> str:
+    key = prefix
+    for part in loc:
+        key += f"[{part}]" if isinstance(part, int) else (f".{part}" if key else str(part))
+    return key or "(top level)"
+
+
+def _validation_message(exc: ValidationError, prefix: str) -> str:
+    problems = []
+    for error in exc.errors():
+        msg = error["msg"].removeprefix("Value error, ")
+        problems.append(f"{_key(prefix, tuple(error['loc']))}: {msg}")
+    return "; ".join(problems)
+
+
 def load_config(path: str | Path) -> PanelConfig:
-    """Load a PanelConfig from TOML or JSON. A TOML table may hold it under ``[panels]``."""
+    """Load a PanelConfig from TOML or JSON. A TOML table may hold it under ``[panels]``.
+
+    Raises ConfigError (a ValueError) with a one-line message for a missing or unreadable file,
+    a syntax error (with line and column) or a bad value (with its key)."""
     path = Path(path)
-    text = path.read_text(encoding="utf-8")
-    data = json.loads(text) if path.suffix.lower() == ".json" else tomllib.loads(text)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such config file") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    try:
+        data = json.loads(text) if path.suffix.lower() == ".json" else tomllib.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ConfigError(f"{path}: invalid JSON at line {exc.lineno}, column {exc.colno}: "
+                          f"{exc.msg}") from None
+    except tomllib.TOMLDecodeError as exc:
+        # tomllib puts "(at line L, column C)" in its message
+        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: the config must be a table of keys, not "
+                          f"{type(data).__name__}")
+    prefix = ""
     if "panels" in data and isinstance(data["panels"], dict):
         data = data["panels"]
-    return PanelConfig.model_validate(data)
+        prefix = "panels"
+    try:
+        return PanelConfig.model_validate(data)
+    except ValidationError as exc:
+        raise ConfigError(f"{path}: {_validation_message(exc, prefix)}") from None

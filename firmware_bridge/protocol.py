@@ -215,6 +215,9 @@ def decode_frame(encoded):
     version, mtype, seq = struct.unpack("<BBH", body[:HEADER_LEN])
     if version != PROTOCOL_VERSION:
         raise ProtocolError("version", "protocol version " + str(version))
+    if len(body) - HEADER_LEN - CRC_LEN > MAX_PAYLOAD:
+        raise ProtocolError("oversize", "payload of " + str(len(body) - HEADER_LEN - CRC_LEN)
+                            + " bytes (at most " + str(MAX_PAYLOAD) + ")")
     return Frame(version, mtype, seq, body[HEADER_LEN:-CRC_LEN])
 
 
@@ -293,6 +296,20 @@ def _unpack(fmt, payload, pos=0):
     return struct.unpack(fmt, payload[pos : pos + size]), pos + size
 
 
+def _exact(fmt, payload):
+    # Fixed-size payloads: exactly the struct's size, no more (trailing bytes) and no less.
+    size = struct.calcsize(fmt)
+    if len(payload) != size:
+        raise ProtocolError("payload", str(len(payload)) + " bytes, expected " + str(size))
+    return struct.unpack(fmt, payload)
+
+
+def _end(payload, pos):
+    # Variable-size payloads: everything must have been used.
+    if pos != len(payload):
+        raise ProtocolError("payload", str(len(payload) - pos) + " trailing bytes")
+
+
 def pack_hello(boot_id, panel_id, firmware, buttons, leds, features=0):
     """buttons: [(id, name)]; leds: [(id, name, caps)]."""
     out = struct.pack("<I", boot_id & 0xFFFFFFFF) + _pack_str(panel_id) + _pack_str(firmware)
@@ -324,6 +341,7 @@ def unpack_hello(payload):
         name, pos = _unpack_str(payload, pos)
         leds.append((lid, name, caps))
     (features,), pos = _unpack("<B", payload, pos)
+    _end(payload, pos)
     return {
         "boot_id": boot_id,
         "panel_id": panel_id,
@@ -339,7 +357,7 @@ def pack_hello_request(session):
 
 
 def unpack_hello_request(payload):
-    return _unpack("<I", payload)[0][0]
+    return _exact("<I", payload)[0]
 
 
 def pack_welcome(boot_id, session, seat):
@@ -348,11 +366,16 @@ def pack_welcome(boot_id, session, seat):
 
 def unpack_welcome(payload):
     """-> (boot_id, session, seat)"""
-    return _unpack("<IIB", payload)[0]
+    return _exact("<IIB", payload)
 
 
 def pack_heartbeat(uptime_ms):
     return struct.pack("<I", uptime_ms & 0xFFFFFFFF)
+
+
+def unpack_heartbeat(payload):
+    """-> the sender's clock in ms"""
+    return _exact("<I", payload)[0]
 
 
 def pack_ack(seq):
@@ -360,7 +383,7 @@ def pack_ack(seq):
 
 
 def unpack_ack(payload):
-    return _unpack("<H", payload)[0][0]
+    return _exact("<H", payload)[0]
 
 
 def pack_button(button, action, panel_ms):
@@ -369,7 +392,7 @@ def pack_button(button, action, panel_ms):
 
 def unpack_button(payload):
     """-> (button id, action, panel time in ms)"""
-    button, action, panel_ms = _unpack("<BBI", payload)[0]
+    button, action, panel_ms = _exact("<BBI", payload)
     if action not in ACTION_NAMES:
         raise ProtocolError("payload", "unknown button action " + str(action))
     return button, action, panel_ms
@@ -382,7 +405,7 @@ def pack_led(led, mode, colour=(255, 255, 255), period_ms=0):
 
 def unpack_led(payload):
     """-> (led id, mode, (r, g, b), period in ms)"""
-    led, mode, r, g, b, period = _unpack("<BBBBBH", payload)[0]
+    led, mode, r, g, b, period = _exact("<BBBBBH", payload)
     if mode not in LED_MODE_NAMES:
         raise ProtocolError("payload", "unknown LED mode " + str(mode))
     return led, mode, (r, g, b), period
@@ -394,7 +417,7 @@ def pack_buzzer(freq_hz, duration_ms):
 
 def unpack_buzzer(payload):
     """-> (frequency in Hz, duration in ms)"""
-    return _unpack("<HH", payload)[0]
+    return _exact("<HH", payload)
 
 
 def pack_error(code, text):
@@ -404,7 +427,8 @@ def pack_error(code, text):
 def unpack_error(payload):
     """-> (code, text)"""
     (code,), pos = _unpack("<B", payload)
-    text, _ = _unpack_str(payload, pos)
+    text, pos = _unpack_str(payload, pos)
+    _end(payload, pos)
     return code, text
 
 
@@ -558,7 +582,10 @@ class Link:
             if frame.mtype == ACK:
                 self._on_ack(frame, out)
             elif frame.mtype == HEARTBEAT:
-                pass
+                try:
+                    unpack_heartbeat(frame.payload)
+                except ProtocolError as exc:
+                    out.append(exc)
             elif frame.reliable:
                 if not self.accept_reliable:
                     self.counters["not_ready"] += 1
@@ -667,6 +694,7 @@ class Panel:
     def _handle(self, frame):
         mtype = frame.mtype
         if mtype == HELLO_REQUEST:
+            unpack_hello_request(frame.payload)  # exact length, or ERR_BAD_PAYLOAD
             self.send_hello()
         elif mtype == WELCOME:
             boot_id, session, seat = unpack_welcome(frame.payload)

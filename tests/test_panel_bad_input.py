@@ -10,7 +10,7 @@ import random
 import pytest
 
 from firmware_bridge import protocol as p
-from firmware_bridge.bridge import ButtonEvent, collect
+from firmware_bridge.bridge import ButtonEvent, PanelEvent, PanelNotConnected, collect
 from firmware_bridge.sim import SimTable
 
 WAIT = 20.0
@@ -145,3 +145,68 @@ def test_bad_payload_is_counted_not_fatal() -> None:
         events = collect(bridge, lambda ev: n_buttons(ev) >= 2, WAIT)
         assert presses(events, "pico-a") == sent(sim)
         assert bridge.counter("bad_payload") == 1
+
+
+def test_button_frame_with_trailing_bytes_is_not_a_press() -> None:
+    with SimTable({"pico-a": 1}) as table:
+        sim, bridge = table[0], table.bridge
+        assert bridge.wait_connected(1, WAIT)
+        sim.send_frame(p.BUTTON, p.pack_button(1, p.PRESS, 0) + b"\xff", seq=0xFF00)
+        sim.send_frame(p.BUTTON, p.pack_button(1, p.PRESS, 0) + bytes(234), seq=0xFF01)
+        sim.tap("take")
+        events = collect(bridge, lambda ev: n_buttons(ev) >= 2, WAIT)
+        assert presses(events, "pico-a") == sent(sim)  # only the real tap
+        assert bridge.counter("bad_payload") == 2
+
+
+def test_frame_with_a_241_byte_payload_is_dropped() -> None:
+    import binascii
+    import struct
+
+    from cobs import cobs
+
+    body = struct.pack("<BBH", p.PROTOCOL_VERSION, p.BUTTON, 0xFF00)
+    body += p.pack_button(1, p.PRESS, 0) + bytes(235)  # 241 bytes
+    frame = cobs.encode(body + struct.pack(">H", binascii.crc_hqx(body, 0xFFFF))) + b"\x00"
+    with SimTable({"pico-a": 1}) as table:
+        sim, bridge = table[0], table.bridge
+        assert bridge.wait_connected(1, WAIT)
+        sim.send_raw(frame)
+        sim.tap("take")
+        events = collect(bridge, lambda ev: n_buttons(ev) >= 2, WAIT)
+        assert presses(events, "pico-a") == sent(sim)
+        assert bridge.counter("bad_frames") == 1
+
+
+def test_changed_panel_id_on_a_live_port_moves_no_presses(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    # pico-a is plugged in at seat 1; without any reconnect it starts saying it is pico-b,
+    # the panel of seat 2. Its presses must not be credited to seat 2's player.
+    with caplog.at_level(logging.WARNING, logger="firmware_bridge"), SimTable(
+        {"pico-a": 1}, seats={"pico-a": 1, "pico-b": 2}
+    ) as table:
+        sim, bridge = table[0], table.bridge
+        assert bridge.wait_connected(1, WAIT)
+        sim.tap("pass")
+        before = collect(bridge, lambda ev: n_buttons(ev) >= 2, WAIT)
+        assert {e.seat for e in before if isinstance(e, ButtonEvent)} == {1}
+        with sim.lock:
+            sim.panel.panel_id = "pico-b"
+            sim.panel.send_hello()
+        alerts = collect(bridge, lambda ev: any(
+            isinstance(e, PanelEvent) and e.kind == "identity_changed" for e in ev), WAIT)
+        sim.tap("take")
+        after = collect(bridge, lambda ev: n_buttons(ev) >= 2, WAIT)
+        counters = bridge.status()["counters"]
+        with pytest.raises(PanelNotConnected):
+            bridge.set_led(2, "turn", "on")  # seat 2's panel is not here
+        assert sim.seat is None  # the welcome told the panel it has no seat now
+    (alert,) = [e for e in alerts if isinstance(e, PanelEvent) and e.kind == "identity_changed"]
+    assert alert.panel_id == "pico-b" and alert.seat is None
+    assert "pico-a" in alert.detail and "seat 1" in alert.detail
+    assert [e for e in after if isinstance(e, ButtonEvent)]
+    assert {e.seat for e in after if isinstance(e, ButtonEvent)} == {None}
+    assert counters["identity_changed"] == 1
+    assert any("pico-a" in r.getMessage() and "pico-b" in r.getMessage()
+               and "identity_changed=1" in r.getMessage() for r in caplog.records)

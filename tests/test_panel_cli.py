@@ -102,3 +102,40 @@ def test_panels_sim_prints_a_pty_the_bridge_can_open(tmp_path: Path) -> None:
     finally:
         proc.send_signal(signal.SIGINT)
         assert proc.wait(WAIT) == 0
+
+
+def _bad_args(tmp_path: Path) -> list[tuple[list[str], str]]:
+    broken = tmp_path / "broken.toml"
+    broken.write_text('[[seats]]\nseat = 1\npanel_id = "pico-a\n', encoding="utf-8")
+    twice = tmp_path / "twice.toml"
+    twice.write_text('[[seats]]\nseat = 2\npanel_id = "a"\n[[seats]]\nseat = 2\npanel_id = "b"\n',
+                     encoding="utf-8")
+    quick = ["--no-list-ports", "--by-id-dir", str(tmp_path), "--wait", "0.1"]
+    return [
+        (["panels", "sim", "--link", str(tmp_path / "nope" / "x"), "--duration", "0.1"],
+         "does not exist"),
+        (["panels", "sim", "--panel-id", "x" * 300, "--duration", "0.1"], "--panel-id"),
+        (["panels", "sim", "--panel-id", "", "--duration", "0.1"], "--panel-id"),
+        (["panels", "sim", "--seat", "0", "--duration", "0.1"], "--seat"),
+        (["panels", "sim", "--drop", "2", "--duration", "0.1"], "--drop"),
+        (["panels", "list", "--config", str(broken), *quick], "line 3"),
+        (["panels", "list", "--config", str(twice), *quick], "seat 2 is claimed by two panels"),
+        (["panels", "test", "--config", str(twice), *quick], "seats"),
+        (["panels", "list", "--config", str(tmp_path / "none.toml"), *quick], "none.toml"),
+        (["panels", "list", "--wait", "-1", *quick[:3]], "--wait"),
+    ]
+
+
+@pytest.mark.parametrize("case", range(10))
+def test_bad_arguments_give_one_line_and_status_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], case: int
+) -> None:
+    argv, wanted = _bad_args(tmp_path)[case]
+    try:
+        code = main(argv)
+    except SystemExit as exc:  # argparse's own errors
+        code = exc.code
+    err = capsys.readouterr().err
+    lines = [line for line in err.splitlines() if not line.startswith(("usage:", " "))]
+    assert code == 2, err
+    assert len(lines) == 1 and wanted in lines[0] and "error" in lines[0], err

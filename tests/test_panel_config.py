@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from firmware_bridge.config import PanelConfig, load_config
+from firmware_bridge.config import ConfigError, PanelConfig, load_config
 
 
 def test_load_toml_under_panels_table(tmp_path: Path) -> None:
@@ -62,3 +62,50 @@ def test_one_panel_at_two_seats_is_rejected() -> None:
 def test_bad_seat_entries_are_rejected(bad: dict) -> None:
     with pytest.raises(ValidationError):
         PanelConfig.model_validate({"seats": [bad]})
+
+
+def test_broken_toml_names_the_line_and_column(tmp_path: Path) -> None:
+    path = tmp_path / "table.toml"
+    path.write_text('[[seats]]\nseat = 1\npanel_id = "pico-a\n', encoding="utf-8")
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    message = str(info.value)
+    assert str(path) in message and "line 3" in message and "\n" not in message
+
+
+def test_broken_json_names_the_line(tmp_path: Path) -> None:
+    path = tmp_path / "table.json"
+    path.write_text('{"seats": [\n  {"seat": 1,}\n]}', encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"line 2"):
+        load_config(path)
+
+
+def test_two_panels_on_one_seat_in_a_file_names_the_key(tmp_path: Path) -> None:
+    path = tmp_path / "table.toml"
+    path.write_text('[panels]\n[[panels.seats]]\nseat = 2\npanel_id = "a"\n'
+                    '[[panels.seats]]\nseat = 2\npanel_id = "b"\n', encoding="utf-8")
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    message = str(info.value)
+    assert "panels.seats" in message and "seat 2 is claimed by two panels" in message
+    assert "\n" not in message
+
+
+def test_bad_value_in_a_file_names_the_key(tmp_path: Path) -> None:
+    path = tmp_path / "table.toml"
+    path.write_text('baudrate = "fast"\n[[seats]]\nseat = 9\npanel_id = "a"\n', encoding="utf-8")
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    message = str(info.value)
+    assert "seats[0].seat" in message and "baudrate" in message and "\n" not in message
+
+
+@pytest.mark.parametrize("content", [None, b"\xff\xfe not text", "[1, 2]"])
+def test_unreadable_config_is_a_config_error(tmp_path: Path, content: object) -> None:
+    path = tmp_path / ("table.json" if content == "[1, 2]" else "table.toml")
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    elif isinstance(content, str):
+        path.write_text(content, encoding="utf-8")
+    with pytest.raises(ConfigError, match=str(path)):
+        load_config(path)

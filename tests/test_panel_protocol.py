@@ -277,3 +277,64 @@ def test_link_delivers_everything_once_in_order_whatever_is_lost(
             break
         w.tick(10)
     assert [p.unpack_button(f.payload)[0] for f in w.got_b] == list(range(count))
+
+
+# --- exact payload lengths ------------------------------------------------------------------
+
+
+def _hello() -> bytes:
+    return p.pack_hello(7, "pico-01", "1.0.0", [(1, "pass")], [(1, "turn", 0)], 0)
+
+
+EXACT = [
+    ("hello_request", p.unpack_hello_request, p.pack_hello_request(5)),
+    ("hello", p.unpack_hello, _hello()),
+    ("welcome", p.unpack_welcome, p.pack_welcome(7, 8, 3)),
+    ("heartbeat", lambda b: p.unpack_heartbeat(b), p.pack_heartbeat(123)),
+    ("ack", p.unpack_ack, p.pack_ack(9)),
+    ("button", p.unpack_button, p.pack_button(1, p.PRESS, 5)),
+    ("led", p.unpack_led, p.pack_led(2, p.LED_ON, (1, 2, 3), 0)),
+    ("buzzer", p.unpack_buzzer, p.pack_buzzer(2000, 100)),
+    ("error", p.unpack_error, p.pack_error(p.ERR_HARDWARE, "LED 3 open")),
+]
+
+
+@pytest.mark.parametrize(("name", "unpack", "payload"), EXACT, ids=[e[0] for e in EXACT])
+def test_every_message_type_checks_its_exact_length(name: str, unpack, payload: bytes) -> None:
+    unpack(payload)  # the exact payload is fine
+    for bad in (payload + b"\x00", payload + b"trailing junk", payload[:-1]):
+        with pytest.raises(p.ProtocolError) as info:
+            unpack(bad)
+        assert info.value.kind == "payload"
+
+
+def _hand_made_frame(mtype: int, payload: bytes) -> bytes:
+    body = struct.pack("<BBH", p.PROTOCOL_VERSION, mtype, 1) + payload
+    return cobs.encode(body + struct.pack(">H", binascii.crc_hqx(body, 0xFFFF)))
+
+
+def test_payload_over_240_bytes_is_refused() -> None:
+    assert p.decode_frame(_hand_made_frame(p.ERROR, bytes(240))).payload == bytes(240)
+    with pytest.raises(p.ProtocolError) as info:
+        p.decode_frame(_hand_made_frame(p.ERROR, bytes(241)))
+    assert info.value.kind == "oversize"
+    (item,) = p.FrameDecoder().feed(_hand_made_frame(p.ERROR, bytes(241)) + b"\x00")
+    assert isinstance(item, p.ProtocolError) and item.kind == "oversize"
+
+
+def test_panel_refuses_an_led_command_with_trailing_bytes() -> None:
+    now = [0]
+    to_host: list[bytes] = []
+    leds: list[tuple] = []
+    panel = p.Panel(to_host.append, lambda: now[0], "pico-01", "1.0.0", [(1, "pass")],
+                    [(1, "turn", 0)], 0, lambda *a: leds.append(a) or True, lambda f, d: None)
+    panel.boot(1234)
+    panel.feed(p.encode_frame(p.WELCOME, 0, p.pack_welcome(1234, 99, 2)))
+    assert panel.welcomed
+    panel.feed(p.encode_frame(p.LED, 1, p.pack_led(1, p.LED_ON) + b"\x01"))
+    panel.feed(p.encode_frame(p.WELCOME, 0, p.pack_welcome(1234, 99, 2) + b"\x01"))
+    assert leds == [] and panel.seat == 2
+    host = p.Link(lambda data: None, lambda: now[0])
+    frames = [f for f in host.feed(b"".join(to_host)) if isinstance(f, p.Frame)]
+    errors = [p.unpack_error(f.payload) for f in frames if f.mtype == p.ERROR]
+    assert errors and errors[0][0] == p.ERR_BAD_PAYLOAD
