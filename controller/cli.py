@@ -60,8 +60,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--bundle", type=Path, default=None,
                    help="recorded session to replay (default: the bundled Belot game)")
     p.add_argument("--speed", type=_speed, default=1.0, help="replay speed (1 = real time)")
-    p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=_port, default=8000)
+    p.add_argument("--host", default=None, help="address of the display (default 127.0.0.1, "
+                   "or the config's [web] host)")
+    p.add_argument("--port", type=_port, default=None, help="default 8000, or the config's")
     p.add_argument("--db", type=Path, help="table log (default: the data dir's table.sqlite)")
     p.add_argument("--no-panels", action="store_true",
                    help="press buttons straight into the controller instead of simulated panels")
@@ -216,10 +217,11 @@ def cmd_run(args: argparse.Namespace) -> int:
     from controller.table import SimulatedTable
     from vision.profile import ProfileError
 
-    if args.config is not None:
-        return _error("real devices (--config) need the hardware layer, which is not built yet; "
-                      "run without --config for the simulated table")
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    if args.config is not None:
+        return cmd_run_live(args)
+    args.host = args.host or "127.0.0.1"
+    args.port = args.port or 8000
     from vision.reader import VideoError, frame_count
 
     try:
@@ -230,17 +232,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         next(iter(timed_frames(bundle.shoe, bundle.times)))  # decodes, or says why not
     except (BundleError, ProfileError, VideoError, StopIteration) as exc:
         return _error(str(exc) or f"video {bundle.shoe} has no frames")
-    if not args.no_web:
-        import socket
-
-        with socket.socket() as probe:
-            # as uvicorn binds: connections of an earlier run in TIME_WAIT do not count
-            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            try:
-                probe.bind((args.host, args.port))
-            except OSError as exc:
-                return _error(f"cannot serve the display on {args.host}:{args.port} "
-                              f"({exc.strerror}); is the table already running? --port picks another")
+    if not args.no_web and (problem := _free_port(args.host, args.port)):
+        return _error(problem)
     lock = None
     try:
         game_log = GameLog(args.db)
@@ -355,4 +348,100 @@ def cmd_run(args: argparse.Namespace) -> int:
             lock.close()
     if failure:
         return _error(failure[0])
+    return 0
+
+
+def _free_port(host: str, port: int) -> str | None:
+    import socket
+
+    with socket.socket() as probe:
+        # as uvicorn binds: connections of an earlier run in TIME_WAIT do not count
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            return (f"cannot serve the display on {host}:{port} ({exc.strerror}); is the table "
+                    "already running? --port picks another")
+    return None
+
+
+def cmd_run_live(args: argparse.Namespace) -> int:
+    """``run --config``: the real devices of the table config."""
+    from controller.archive import FootageArchive
+    from controller.core import Controller, ResumeError
+    from controller.live import LiveTable
+    from controller.log import GameLog, LogError
+    from hardware.config import ConfigError, load_config
+    from hardware.gpio import GpioError
+    from vision.profile import ProfileError, load_profile
+
+    try:
+        cfg = load_config(args.config)
+    except ConfigError as exc:
+        for line in exc.errors:
+            print(f"error: {line}", file=sys.stderr)
+        return 2
+    host = args.host or cfg.web.host
+    port = args.port or cfg.web.port
+    if not args.no_web and (problem := _free_port(host, port)):
+        return _error(problem)
+    try:
+        profile = load_profile(cfg.table.deck)
+    except ProfileError as exc:
+        return _error(f"{exc} (the config's [table] deck)")
+    lock = None
+    try:
+        game_log = GameLog(args.db or cfg.data_dir / "table.sqlite")
+        lock = _lock_table(game_log.path)
+        controller = Controller(game_log, resume=not args.new_game)
+    except LogError as exc:
+        return _error(str(exc))
+    except ResumeError as exc:
+        return _error(f"{exc}; `cardtable run --new-game` abandons it and starts a new one")
+    archive = (FootageArchive(game_log.path.parent / "footage", cfg.footage_budget_bytes)
+               if cfg.footage_budget_bytes > 0 else None)
+    table = LiveTable(controller, cfg, profile, archive)
+    try:
+        table.start()
+    except (GpioError, OSError) as exc:
+        table.stop()
+        game_log.close()
+        lock.close()
+        return _error(f"{exc} (see `cardtable doctor --config {args.config}`)")
+    server: Any = None
+    pin_note = ""
+    if not args.no_web:
+        from table_ui.app import create_app
+        from table_ui.app import server as web_server
+        from table_ui.security import hash_pin, random_pin
+
+        pin_hash = cfg.web.admin_pin_hash
+        if pin_hash is None:
+            pin = random_pin()
+            pin_hash, pin_note = hash_pin(pin), f" (PIN {pin}: set [web] admin_pin_hash)"
+        server = web_server(create_app(controller, admin_pin_hash=pin_hash, archive=archive),
+                            host=host, port=port)
+    print(f"cardtable: table {cfg.table.name!r}, log {game_log.path}", flush=True)
+    if server is not None:
+        url = f"http://{host}:{port}"
+        print(f"  table display: {url}/   history: {url}/history   admin: {url}/admin{pin_note}",
+              flush=True)
+    print("  stop with Ctrl-C (started again, it resumes the same game)", flush=True)
+
+    def terminate(_signum: int, _frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, terminate)
+    try:
+        if server is not None:
+            server.run()
+        else:
+            while not table.wait(0.5):
+                pass
+    except KeyboardInterrupt:
+        pass
+    finally:
+        table.stop()
+        game_log.close()
+        lock.close()
     return 0

@@ -296,11 +296,13 @@ class DealerLink:
     «отмена» become ``Button`` inputs; the status LEDs show that the table runs and when it needs
     attention (a card to confirm blinks, a log that cannot be written is steady)."""
 
-    def __init__(self, controller: Controller, factory: Any) -> None:
-        from hardware.gpio import DealerPanel
+    def __init__(self, controller: Controller, factory: Any, gpio: Any = None) -> None:
+        """``gpio``: the table config's ``[gpio]`` (pins, debounce, hold); default pins without."""
+        from hardware.gpio import DealerPanel, dealer_panel
 
         self.controller = controller
-        self.panel = DealerPanel(factory, self._pressed)
+        self.panel = (DealerPanel(factory, self._pressed) if gpio is None
+                      else dealer_panel(gpio, self._pressed, factory=factory))
         self._shown: tuple[bool, str] | None = None
         self._unsubscribe = controller.subscribe(self._on_state)
         self._on_state(controller.public_state())

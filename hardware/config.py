@@ -19,10 +19,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from engine.registry import GAMES
 from firmware_bridge.config import PanelConfig
 from hardware.gpio import DEFAULT_BUTTONS, DEFAULT_LEDS
 
-GAMES = ("belot2", "durak2", "joker", "bazar", "terz")  # engine.registry.GAMES
 BCM_PINS = range(0, 28)
 DEFAULT_DATA_DIR = "/var/lib/cardtable"
 DEFAULT_FOOTAGE_BUDGET_MB = 2048
@@ -42,6 +42,8 @@ class _Strict(BaseModel):
 
 class TableSection(_Strict):
     name: str = Field(default="cardtable", min_length=1, max_length=64)
+    # the deck profile the shoe reader reads with (`cardtable deck teach NAME --video PASS.mp4`)
+    deck: str = Field(default="club-deck", min_length=1, max_length=64)
     data_dir: str = DEFAULT_DATA_DIR
     footage_budget_mb: int = Field(default=DEFAULT_FOOTAGE_BUDGET_MB, ge=0)
 
@@ -301,6 +303,7 @@ EXAMPLE = '''\
 
 [table]
 name = "Стол 1"                     # shown on the display
+deck = "club-deck"                  # taught with `cardtable deck teach club-deck --video pass.mp4`
 data_dir = "/var/lib/cardtable"     # the game log and the footage archive live here
 footage_budget_mb = 2048            # shoe footage kept for disputes; oldest clips go first
 
