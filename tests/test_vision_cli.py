@@ -94,3 +94,45 @@ def test_teach_from_images(tmp_path, capsys):
 def test_teach_needs_exactly_one_source(capsys):
     assert main(["deck", "teach", "x"]) == 2
     assert "exactly one of --video" in capsys.readouterr().err
+
+
+def _one_line_error(err: str) -> str:
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), err
+    return lines[0]
+
+
+@pytest.mark.parametrize("cards", [
+    "6C," * 35 + "6C",  # one card 36 times
+    ",".join([*composition("36")[:-1], "6C"]),  # 36 cards, one of them twice
+    ",".join(composition("32")[:-1]),  # 31 cards for a 36 (default) composition
+])
+def test_teach_refuses_duplicates_and_wrong_lengths(teach_clip, capsys, cards):
+    assert main(["deck", "teach", "dup", "--video", str(teach_clip), "--cards", cards]) == 2
+    line = _one_line_error(capsys.readouterr().err)
+    assert "more than once" in line or "has 36" in line
+    assert list_profiles() == []
+
+
+def test_teach_refuses_a_list_not_matching_the_composition(teach_clip, capsys):
+    cards = ",".join(composition("32"))
+    assert main(["deck", "teach", "c", "--video", str(teach_clip), "--cards", cards,
+                 "--composition", "36"]) == 2
+    assert "has 32 cards but composition 36 has 36" in _one_line_error(capsys.readouterr().err)
+    assert list_profiles() == []
+
+
+def test_teach_refuses_a_name_with_a_newline(teach_clip, capsys):
+    assert main(["deck", "teach", "club\n", "--video", str(teach_clip),
+                 "--composition", "32"]) == 2
+    assert "bad deck name" in _one_line_error(capsys.readouterr().err)
+    assert list_profiles() == []
+
+
+def test_show_refuses_an_output_that_is_not_an_image(teach_clip, tmp_path, capsys):
+    assert main(["deck", "teach", "s32", "--video", str(teach_clip), "--composition", "32"]) == 0
+    capsys.readouterr()
+    out = tmp_path / "x.txt"
+    assert main(["deck", "show", "s32", "--out", str(out)]) == 2
+    assert ".png" in _one_line_error(capsys.readouterr().err)
+    assert not out.exists()

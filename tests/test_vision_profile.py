@@ -90,3 +90,56 @@ def test_template_of_the_wrong_size_is_refused():
 def test_bad_names_are_rejected(name):
     with pytest.raises(ProfileError, match="bad deck name"):
         profile_path(name)
+
+
+def test_concurrent_saves_and_loads_never_crash_or_see_a_partial_profile():
+    import threading
+
+    profiles = [_profile(), _profile()]
+    save_profile(profiles[0])
+    errors: list[BaseException] = []
+    stop = threading.Event()
+
+    def writer(k: int) -> None:
+        try:
+            for _ in range(60):
+                save_profile(profiles[k % 2])
+        except BaseException as exc:
+            errors.append(exc)
+
+    def reader() -> None:
+        try:
+            while not stop.is_set():
+                assert [c.code for c in load_profile("club").cards] == ["QS", "TH"]
+        except BaseException as exc:
+            errors.append(exc)
+
+    readers = [threading.Thread(target=reader) for _ in range(2)]
+    writers = [threading.Thread(target=writer, args=(k,)) for k in range(4)]
+    for t in readers + writers:
+        t.start()
+    for t in writers:
+        t.join()
+    stop.set()
+    for t in readers:
+        t.join()
+    assert errors == []
+    assert list_profiles() == ["club"]
+    assert [p.name for p in profile_path("club").parent.iterdir()] == ["club.json"]
+
+
+def test_negative_search_margin_is_refused_on_load():
+    path = save_profile(_profile())
+    raw = json.loads(path.read_text())
+    raw["search"] = [-40, 8]
+    path.write_text(json.dumps(raw))
+    with pytest.raises(ProfileError, match="search"):
+        load_profile("club")
+
+
+@pytest.mark.parametrize("name", ["club\n", "club\nx", "a\\b", "a:b"])
+def test_names_with_newlines_or_path_characters_are_rejected(name):
+    with pytest.raises(ProfileError, match="bad deck name"):
+        profile_path(name)
+    with pytest.raises(ValueError, match="bad deck name"):
+        _profile(name)

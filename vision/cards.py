@@ -50,3 +50,16 @@ def parse_card_list(text: str) -> list[str]:
     if not cards:
         raise ValueError("the card list is empty")
     return cards
+
+
+def check_card_list(codes: list[str], expected: int | None = None, what: str = "") -> list[str]:
+    """Refuse a teaching card list with a card twice or (with ``expected``) of the wrong length."""
+    seen: set[str] = set()
+    twice = [c for c in codes if c in seen or seen.add(c)]
+    if twice:
+        raise ValueError(f"the card list names {', '.join(dict.fromkeys(twice))} more than once; "
+                         f"every card of the deck must appear exactly once")
+    if expected is not None and len(codes) != expected:
+        raise ValueError(f"the card list has {len(codes)} cards but {what or 'the deck'} has "
+                         f"{expected}")
+    return codes

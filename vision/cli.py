@@ -11,7 +11,7 @@ from pathlib import Path
 import cv2
 
 from vision.artwork import ArtworkError, available_decks
-from vision.cards import COMPOSITIONS, composition, parse_card_list
+from vision.cards import COMPOSITIONS, check_card_list, composition, parse_card_list
 from vision.profile import (
     ProfileError,
     check_name,
@@ -20,6 +20,8 @@ from vision.profile import (
     profile_path,
     save_profile,
 )
+
+SHEET_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp")
 
 
 def _fail(message: str, code: int = 2) -> int:
@@ -42,6 +44,13 @@ def _deck_teach(args: argparse.Namespace) -> int:
         return _fail("give exactly one of --video PATH or --images DIR")
     try:
         check_name(args.name)
+        if args.cards:
+            # A pass holds every card once: a list with a card twice (or of another length than
+            # the composition) would teach wrong templates and read them confidently.
+            comp = args.composition or (None if args.images else "36")
+            check_card_list(parse_card_list(args.cards),
+                            len(composition(comp)) if comp else None,
+                            f"composition {comp}" if comp else "")
         if args.images:
             codes = _cards_from(args) if (args.cards or args.composition) else None
             profile = teach_from_images(args.name, Path(args.images), codes)
@@ -79,7 +88,14 @@ def _deck_show(args: argparse.Namespace) -> int:
     except ProfileError as exc:
         return _fail(str(exc))
     out = Path(args.out) if args.out else Path(f"{args.name}-contact.png")
-    if not cv2.imwrite(str(out), contact_sheet(profile)):
+    if out.suffix.lower() not in SHEET_SUFFIXES:
+        return _fail(f"--out {out}: the contact sheet is an image; name it "
+                     f"{' or '.join('FILE' + s for s in SHEET_SUFFIXES)}")
+    try:
+        written = cv2.imwrite(str(out), contact_sheet(profile))
+    except cv2.error:
+        written = False
+    if not written:
         return _fail(f"cannot write {out}")
     codes = " ".join(c.code for c in profile.cards)
     print(f"{args.name}: {len(profile.cards)} cards ({codes}), taught {profile.created} "

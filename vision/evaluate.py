@@ -21,6 +21,9 @@ class Score:
     extra: int = 0  # events matching no physical card (duplicates, phantoms)
     late: int = 0  # answered more than 100 ms after the index was fully in view
     others_named: int = 0  # face-down cards / objects given a confident card code
+    foreign: int = 0  # physical cards the profile was never taught (not counted in ``cards``)
+    rejected: int = 0  # ... answered "??" flagged "not a known card face", as they should be
+    foreign_unsure: int = 0  # ... answered "??" without that flag (safe, but not explained)
     problems: list[str] = field(default_factory=list)
 
     @property
@@ -28,18 +31,27 @@ class Score:
         return self.read / self.cards if self.cards else 0.0
 
     def add(self, other: Score) -> None:
-        for name in ("cards", "read", "unsure", "wrong", "lost", "extra", "late", "others_named"):
+        for name in ("cards", "read", "unsure", "wrong", "lost", "extra", "late", "others_named",
+                     "foreign", "rejected", "foreign_unsure"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.problems += other.problems
 
     def line(self) -> str:
-        return (f"{self.cards} cards, read {self.read} ({100 * self.read_rate:.2f}%), "
+        text = (f"{self.cards} cards, read {self.read} ({100 * self.read_rate:.2f}%), "
                 f"unsure {self.unsure}, confident wrong {self.wrong}, lost {self.lost}, "
                 f"extra {self.extra}, late {self.late}")
+        if self.foreign:
+            text += (f"; {self.foreign} untaught cards: rejected {self.rejected} "
+                     f"({100 * self.rejected / self.foreign:.1f}%), other ?? "
+                     f"{self.foreign_unsure}")
+        return text
 
 
-def score(events: list[CardEvent], truth: Truth) -> Score:
-    """Match events to the physical items in order; each item may claim one event near it."""
+def score(events: list[CardEvent], truth: Truth, taught: set[str] | None = None) -> Score:
+    """Match events to the physical items in order; each item may claim one event near it.
+
+    With ``taught`` (the profile's cards), a card outside it is ``foreign``: it should come out
+    as "??" flagged "not a known card face"; naming it is a confident wrong card."""
     s = Score()
     pending = sorted(events, key=lambda e: e.frame)
     used = [False] * len(pending)
@@ -58,13 +70,27 @@ def score(events: list[CardEvent], truth: Truth) -> Score:
     for item in truth.items:
         if item.card in (FACE_DOWN, OBJECT):
             continue
-        s.cards += 1
+        foreign = taught is not None and item.card not in taught
+        if foreign:
+            s.foreign += 1
+        else:
+            s.cards += 1
         match = claim(item)
         if match is None:
             s.lost += 1
             s.problems.append(f"{item.card} at frame {item.visible_frame} lost")
             continue
         e = pending[match]
+        if foreign:
+            if e.card == UNKNOWN and e.flag == "not a known card face":
+                s.rejected += 1
+            elif e.card == UNKNOWN:
+                s.foreign_unsure += 1
+                s.problems.append(f"untaught {item.card} at {e.frame}: ?? without the flag")
+            else:
+                s.wrong += 1
+                s.problems.append(f"untaught {item.card} at {e.frame} read WRONG as {e.card}")
+            continue
         if e.frame - item.visible_frame > LATE_FRAMES:
             s.late += 1
             s.problems.append(f"{item.card} answered at {e.frame}, index in view at "
@@ -92,8 +118,12 @@ def score(events: list[CardEvent], truth: Truth) -> Score:
 
 
 def accuracy_run(deck: str, comp: str, deals: int, folder, seed: int = 0,
-                 difficulty: str = "hard") -> Score:
-    """Teach ``deck`` from one slow pass, then read ``deals`` shuffled hard deals of it."""
+                 difficulty: str = "hard", teach_comp: str | None = None,
+                 teach_deck: str | None = None) -> Score:
+    """Teach ``deck`` from one slow pass, then read ``deals`` shuffled hard deals of it.
+
+    Open set: ``teach_comp`` teaches another composition (32 cards, then deal 36: the sixes were
+    never taught) and ``teach_deck`` another design; untaught cards are scored as ``foreign``."""
     import random
     from pathlib import Path
 
@@ -105,15 +135,18 @@ def accuracy_run(deck: str, comp: str, deals: int, folder, seed: int = 0,
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     cards = composition(comp)
-    teach = folder / f"{deck}-pass.mp4"
-    make_clip(teach, deck, cards, "easy", seed=seed)
-    profile = teach_from_video(deck, teach, cards)
+    taught = composition(teach_comp or comp)
+    design = teach_deck or deck
+    teach = folder / f"{design}-pass.mp4"
+    make_clip(teach, design, taught, "easy", seed=seed)
+    profile = teach_from_video(design, teach, taught)
+    known = set(taught) if design == deck else set()
     total = Score()
     for k in range(deals):
         deal = cards[:]
         random.Random(seed * 1000 + k).shuffle(deal)
         clip = folder / f"{deck}-deal{k}.mp4"
         truth = make_clip(clip, deck, deal, difficulty, seed=seed * 1000 + k)
-        total.add(score(list(read_video(clip, profile)), truth))
+        total.add(score(list(read_video(clip, profile)), truth, known))
         clip.unlink()
     return total

@@ -8,8 +8,10 @@ pixels at ``card_width``; the reader rescales when the camera sees cards at anot
 from __future__ import annotations
 
 import base64
+import contextlib
 import os
 import re
+import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -21,7 +23,8 @@ from pydantic import BaseModel, Field, ValidationError, field_validator, model_v
 from vision.cards import all_codes
 
 PROFILE_VERSION = 1
-_NAME_RE = re.compile(r"^[\w.\-]{1,64}$", re.UNICODE)
+MAX_SEARCH = 200  # px at card_width: more than half a card would search beyond the card
+_NAME_RE = re.compile(r"[\w.\-]{1,64}", re.UNICODE)  # fullmatch: no newline sneaks in
 
 
 class ProfileError(RuntimeError):
@@ -76,6 +79,20 @@ class DeckProfile(BaseModel):
             raise ValueError(f"profile version {v} is not supported (this reader reads {PROFILE_VERSION})")
         return v
 
+    @field_validator("name")
+    @classmethod
+    def _good_name(cls, v: str) -> str:
+        if not _NAME_RE.fullmatch(v) or v.startswith("."):
+            raise ValueError(f"bad deck name {v!r}: use letters, digits, '-', '_' or '.'")
+        return v
+
+    @field_validator("search")
+    @classmethod
+    def _sane_margin(cls, v: tuple[int, int]) -> tuple[int, int]:
+        if not all(0 <= m <= MAX_SEARCH for m in v):
+            raise ValueError(f"search margin {list(v)} must be 0..{MAX_SEARCH} px on each axis")
+        return v
+
     @model_validator(mode="after")
     def _consistent(self) -> DeckProfile:
         x0, y0, x1, y1 = self.roi
@@ -115,7 +132,7 @@ def profiles_dir() -> Path:
 
 
 def check_name(name: str) -> str:
-    if not _NAME_RE.match(name) or name.startswith("."):
+    if not isinstance(name, str) or not _NAME_RE.fullmatch(name) or name.startswith("."):
         raise ProfileError(f"bad deck name {name!r}: use letters, digits, '-', '_' or '.'")
     return name
 
@@ -127,9 +144,20 @@ def profile_path(name: str) -> Path:
 def save_profile(profile: DeckProfile) -> Path:
     path = profile_path(profile.name)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(profile.model_dump_json(indent=1), encoding="utf-8")
-    os.replace(tmp, path)  # never leave a half-written profile behind
+    # A temporary file of its own per save (two saves at once must not share one), in the same
+    # folder so the rename is atomic: a load sees the old profile or the new one, never part.
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as tmp:
+            tmp.write(profile.model_dump_json(indent=1))
+            tmp.flush()
+            os.fsync(tmp.fileno())
+        os.chmod(tmp_name, 0o644)
+        os.replace(tmp_name, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp_name)
+        raise
     return path
 
 

@@ -40,6 +40,12 @@ UNSURE_CAP = 0.89  # highest confidence reported with a "??"
 MAX_LOOKS = 3  # frames of index evidence before the reader must answer
 WIDTH_SAMPLES = 5  # card edges seen before a stills-taught profile fixes the card size
 WIDTH_TOLERANCE = 0.12  # lit object this much narrower/wider than a card is not a card
+# A view must also match its best card everywhere, not just overall: the largest local residual
+# (see _Bank.residuals, in units of the template's own contrast) must stay under this, or the
+# card is one we were never taught (a six where only 7..A were taught, another deck's design).
+MAX_RESIDUAL = 4.6
+RESIDUAL_BLUR = 3  # px (at FINE) the residual is smoothed over
+RESIDUAL_BORDER = 2  # px at the window's rim left out (the leading edge blurs into it)
 
 
 class VideoError(RuntimeError):
@@ -119,6 +125,7 @@ class ShoeReader:
             scores = self._look(frame, geo, track.edge)
             if scores is not None:
                 track.observations.append(scores)
+                track.residuals.append(self._residuals)
                 event = self._decide(track, final=len(track.observations) >= MAX_LOOKS)
                 if event is not None:
                     events.append(event)
@@ -204,7 +211,9 @@ class ShoeReader:
         best_coarse = coarse.max(axis=0)
         shortlist = np.argsort(best_coarse)[-SHORTLIST:]
         fine = np.full(len(best_coarse), np.nan, np.float32)
-        fine[shortlist] = self._fine.correlate(near, shortlist).max(axis=0)
+        scores = self._fine.correlate(near, shortlist)
+        fine[shortlist] = scores.max(axis=0)
+        self._residuals = self._fine.residuals(near, shortlist, scores.argmax(axis=0))
         return np.stack([best_coarse, fine])
 
     def _decide(self, track: Track, final: bool) -> CardEvent | None:
@@ -214,8 +223,9 @@ class ShoeReader:
             track.done = True
             return CardEvent(self.frame_no, UNKNOWN, 0.0, [], flag="index not seen")
         # A look spoiled by glare or a mislocated edge matches nothing; let the good looks speak.
-        good = ([o for o in track.observations if np.nanmax(o[1]) >= MIN_SCORE]
-                or track.observations)
+        looks_all = list(zip(track.observations, track.residuals, strict=True))
+        good_looks = [x for x in looks_all if np.nanmax(x[0][1]) >= MIN_SCORE] or looks_all
+        good = [o for o, _ in good_looks]
         coarse = np.mean([o[0] for o in good], axis=0)
         fine_looks = np.stack([o[1] for o in good])
         scored = np.isfinite(fine_looks)
@@ -236,7 +246,10 @@ class ShoeReader:
                                       / self._coarse_distance[b, unscored])))
         lead = min(leads)
         looks = len(good)
-        sure = best >= MIN_SCORE and (
+        maps = [r[b] for _, r in good_looks if b in r]
+        residual = float(np.abs(np.mean(maps, axis=0)).max()) if maps else math.inf
+        known = best >= MIN_SCORE and residual <= MAX_RESIDUAL
+        sure = known and (
             (lead >= SURE_LEAD and looks >= 2) or lead >= QUICK_LEAD
             or (final and lead >= LAST_LEAD))
         if not sure and not final:
@@ -245,7 +258,7 @@ class ShoeReader:
         candidates = [(self.codes[i], round(float(mean[i]), 3)) for i in order[:3]
                       if np.isfinite(mean[i])]
         if not sure:
-            flag = "not a known card face" if best < MIN_SCORE else None
+            flag = "not a known card face" if not known else None
             # Named cards are always at 0.9 or above; an unsure answer stays below that.
             return CardEvent(self.frame_no, UNKNOWN, min(confidence_of(lead), UNSURE_CAP), candidates,
                              flag=flag)
@@ -282,6 +295,29 @@ class _Bank:
         ]
         self.th, self.tw = images[0].shape[:2]
         self.vectors = np.stack([_unit(t) for t in images])
+        self.units = np.stack([_unit(t).reshape(t.shape) for t in images]) * math.sqrt(
+            images[0].size)
+
+    def residuals(self, image: np.ndarray, subset: np.ndarray, offsets: np.ndarray
+                  ) -> dict[int, np.ndarray]:
+        """Per card of ``subset``: the view minus the template where it matched best (``offsets``
+        index ``correlate``'s offsets), both zero-mean and scaled to unit variance per pixel,
+        summed over channels and smoothed over a few pixels.
+
+        Noise, blur and a slight misalignment leave small residuals of both signs side by side,
+        which the smoothing cancels; a stroke that one glyph has and the other lacks (a six seen
+        against an eight) leaves a blob that stays.
+        """
+        px = image.shape[1] - self.tw + 1
+        out = {}
+        b = RESIDUAL_BORDER
+        for card, off in zip(subset, offsets, strict=True):
+            y, x = divmod(int(off), px)
+            window = image[y:y + self.th, x:x + self.tw]
+            view = _unit(window).reshape(window.shape) * math.sqrt(window.size)
+            diff = (view - self.units[card]).sum(axis=2)
+            out[int(card)] = cv2.blur(diff, (RESIDUAL_BLUR, RESIDUAL_BLUR))[b:-b, b:-b]
+        return out
 
     def prepare(self, image: np.ndarray) -> np.ndarray:
         if self.gray:

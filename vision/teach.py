@@ -14,7 +14,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.cards import is_card_code
+from vision.cards import check_card_list, is_card_code
 from vision.locate import locate
 from vision.profile import DeckProfile
 from vision.reader import frames
@@ -157,7 +157,15 @@ def _build(name: str, source: str, codes: list[str], corners: list[np.ndarray], 
     return DeckProfile.build(name, source, width, (x0, y0, x1, y1), search, templates)
 
 
+def _check_codes(codes: list[str]) -> None:
+    try:
+        check_card_list(list(codes))
+    except ValueError as exc:
+        raise TeachError(f"{exc}; nothing saved") from None
+
+
 def teach_from_video(name: str, path: Path, codes: list[str]) -> DeckProfile:
+    _check_codes(codes)
     corners, width = _corners_from_video(Path(path))
     if len(corners) != len(codes):
         raise TeachError(f"saw {len(corners)} cards in {path} but expected {len(codes)}; "
@@ -172,6 +180,7 @@ def teach_from_images(name: str, folder: Path, codes: Iterable[str] | None = Non
     files = {p.stem.upper(): p for p in sorted(folder.iterdir())
              if p.suffix.lower() in (".png", ".jpg", ".jpeg", ".bmp", ".webp")}
     wanted = list(codes) if codes is not None else [c for c in files if is_card_code(c)]
+    _check_codes(wanted)
     missing = [c for c in wanted if c not in files]
     if missing or not wanted:
         raise TeachError(f"missing images for {', '.join(missing) or 'every card'} in {folder} "

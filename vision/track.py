@@ -18,6 +18,7 @@ class Track:
     misses: int = 0
     done: bool = False  # the reader has answered for this card
     observations: list = field(default_factory=list)
+    residuals: list = field(default_factory=list)  # per look: {card: local residual map}
 
 
 class EdgeTracker:
