@@ -88,7 +88,7 @@ class GpioConfig(_Strict):
 
 
 class CameraConfig(_Strict):
-    kind: Literal["picamera2", "v4l2", "file"]
+    kind: Literal["picamera2", "v4l2", "file", "synthetic"]
     device: str | int | None = None  # v4l2: /dev/video0 or an index; picamera2: camera number
     path: str | None = None  # file: recorded footage (its .times.json sidecar is used if there)
     width: int = Field(default=640, ge=16, le=8192)
@@ -100,6 +100,11 @@ class CameraConfig(_Strict):
     speed: float = Field(default=1.0, gt=0)  # file, realtime: this many times real time
     motion_width: int = Field(default=320, ge=16)  # picamera2: low-res stream for motion
     stall_s: float = Field(default=1.0, gt=0)  # no frame for this long past due: "stalled"
+    # synthetic: the footage generator renders these cards, or the shoe of a seeded game
+    cards: list[str] | None = None
+    game: str | None = None
+    seed: int = 0
+    deck_art: str = "Атласные"
 
     @field_validator("exposure")
     @classmethod

@@ -275,3 +275,35 @@ def test_picamera2_absent_is_a_lost_camera_not_a_crash() -> None:
     with cam:
         assert list(cam.frames(max_s=0.3)) == []
     assert events and events[0][0] == "lost" and "python3-picamera2" in events[0][1]
+
+
+def test_synthetic_camera_renders_a_scripted_deal_the_reader_reads():
+    """kind = "synthetic": the footage generator renders the cards; the shoe reader reads them."""
+    from hardware.camera import SyntheticCamera, shoe_order
+    from vision.profile import DeckProfile
+    from vision.reader import ShoeReader
+
+    root = Path(__file__).resolve().parents[1]
+    profile = DeckProfile.model_validate_json((root / "controller/data/deck.json").read_bytes())
+    script = ["7C", "QS", "AH", "TD", "6S"]
+    with SyntheticCamera(cards=script, seed=4, realtime=False) as cam:
+        reader = ShoeReader(profile)
+        read = [ev.card for _t, frame in cam.frames() for ev in reader.feed(frame)]
+        read += [ev.card for ev in reader.finish()]
+    assert read == script
+    order = shoe_order("durak2", seed=3)
+    assert len(order) == 36 and len(set(order)) == 36  # one Durak game deals the whole deck
+
+
+def test_synthetic_camera_from_the_config():
+    from hardware.camera import SyntheticCamera, open_camera
+    from hardware.config import parse_config
+
+    cfg = parse_config('[cameras.shoe]\nkind = "synthetic"\ncards = ["7C", "8C"]\n'
+                       'realtime = false\n')
+    cam = open_camera(cfg.cameras["shoe"])
+    try:
+        assert isinstance(cam, SyntheticCamera) and cam.cards == ["7C", "8C"]
+        assert sum(1 for _ in cam.frames()) > 5
+    finally:
+        cam.close()
