@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import random
 import sys
@@ -15,6 +14,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
+from cardtable import args as argtypes
 from engine import record
 from engine.cards import card
 from engine.errors import EngineError
@@ -48,7 +48,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def add_play_arguments(p: argparse.ArgumentParser, default_game: str | None = None) -> None:
     p.add_argument("--game", required=default_game is None, default=default_game,
                    choices=sorted(GAMES), help="game to play")
-    p.add_argument("--seed", type=_seed, default=None,
+    p.add_argument("--seed", type=argtypes.whole("the seed", lo=0), default=None,
                    help="seed for the shoe and random seats (0 or more)")
     p.add_argument("--seat", action="append", default=[], metavar="N=KIND",
                    help="seat player: random (default), first, human, or script:FILE (events, one a line)")
@@ -59,29 +59,12 @@ def add_play_arguments(p: argparse.ArgumentParser, default_game: str | None = No
     p.add_argument("--record", type=Path, help="write the game record here")
     p.add_argument("--quiet", "-q", action="store_true", help="print only the score sheet")
     p.add_argument("--json", action="store_true", help="print the score sheet as JSON")
-    p.add_argument("--delay", type=_delay, default=0.0,
+    p.add_argument("--delay", type=argtypes.number("the delay (seconds)", lo=0), default=0.0,
                    help="seconds between events (to watch; 0 or more)")
 
 
-def _seed(text: str) -> int:
-    # random.Random(-n) plays the same game as random.Random(n): negative seeds are refused.
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, not {value}")
-    return value
 
 
-def _delay(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not math.isfinite(value) or value < 0:
-        raise argparse.ArgumentTypeError(f"must be a number of seconds, 0 or more, not {text}")
-    return value
 
 
 def cmd_games(_args: argparse.Namespace) -> int:

@@ -20,37 +20,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from cardtable.args import number, whole
 from controller.footage import DEFAULT_BUNDLE, Bundle, BundleError, load_bundle, load_inputs
-
-
-def _port(text: str) -> int:
-    try:
-        port = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"port must be a number, not {text!r}") from None
-    if not 1 <= port <= 65535:
-        raise argparse.ArgumentTypeError(f"port must be 1–65535, not {port}")
-    return port
-
-
-def _speed(text: str) -> float:
-    try:
-        speed = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"speed must be a number, not {text!r}") from None
-    if not (speed > 0 and speed < 1000):
-        raise argparse.ArgumentTypeError(f"speed must be above 0 and below 1000, not {text}")
-    return speed
-
-
-def _megabytes(text: str) -> int:
-    try:
-        mb = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"a whole number of MB, not {text!r}") from None
-    if mb < 0:
-        raise argparse.ArgumentTypeError("the footage budget cannot be negative")
-    return mb
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -59,10 +30,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--config", type=Path, help="table config (TOML) for the real devices")
     p.add_argument("--bundle", type=Path, default=None,
                    help="recorded session to replay (default: the bundled Belot game)")
-    p.add_argument("--speed", type=_speed, default=1.0, help="replay speed (1 = real time)")
+    p.add_argument("--speed", type=number("speed", lo=0, hi=1000, above=True), default=1.0, help="replay speed (1 = real time)")
     p.add_argument("--host", default=None, help="address of the display (default 127.0.0.1, "
                    "or the config's [web] host)")
-    p.add_argument("--port", type=_port, default=None, help="default 8000, or the config's")
+    p.add_argument("--port", type=whole("port", lo=1, hi=65535), default=None, help="default 8000, or the config's")
     p.add_argument("--db", type=Path, help="table log (default: the data dir's table.sqlite)")
     p.add_argument("--no-panels", action="store_true",
                    help="press buttons straight into the controller instead of simulated panels")
@@ -70,7 +41,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--once", action="store_true", help="stop after one game")
     p.add_argument("--new-game", action="store_true",
                    help="do not resume: abandon an unfinished game (it stays in the history)")
-    p.add_argument("--footage-budget", type=_megabytes, default=2048, metavar="MB",
+    p.add_argument("--footage-budget", type=whole("the footage budget (MB)", lo=0), default=2048, metavar="MB",
                    help="disk kept for the dispute archive of deal footage (0: keep none)")
     p.add_argument("--pause", type=float, default=20.0,
                    help="seconds the final score stays up before the next game")

@@ -22,8 +22,9 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
+from cardtable.args import one_line_errors
 from controller.log import GameLog, GameRow, LogError, default_path
 from engine.errors import EngineError
 from engine.game import Game
@@ -37,15 +38,6 @@ class CommandError(Exception):
 
 
 # ---------------------------------------------------------------------------------- arguments
-def _one_line_errors(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
-    """argparse's own errors (a missing GAME, an unknown option) as one line, status 2."""
-    prog = parser.prog
-
-    def error(message: str) -> NoReturn:
-        parser.exit(2, f"error: {message} (see `{prog} --help`)\n")
-
-    parser.error = error  # type: ignore[method-assign]
-    return parser
 
 
 def _db_argument(p: argparse.ArgumentParser) -> None:
@@ -55,27 +47,27 @@ def _db_argument(p: argparse.ArgumentParser) -> None:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = _one_line_errors(sub.add_parser(
+    p = one_line_errors(sub.add_parser(
         "status", help="the current game at the table, read from the log (run or not)"))
     p.add_argument("--json", action="store_true", help="one JSON object")
     _db_argument(p)
     p.set_defaults(func=cmd_status)
 
-    h = _one_line_errors(sub.add_parser("history", help="games in the table log: list, show, export"))
+    h = one_line_errors(sub.add_parser("history", help="games in the table log: list, show, export"))
     hsub = h.add_subparsers(dest="history_command", metavar="ACTION", required=True)
 
-    p = _one_line_errors(hsub.add_parser("list", help="every game in the log"))
+    p = one_line_errors(hsub.add_parser("list", help="every game in the log"))
     p.add_argument("--json", action="store_true", help="a JSON list")
     _db_argument(p)
     p.set_defaults(func=cmd_list)
 
-    p = _one_line_errors(hsub.add_parser("show", help="a game's score sheet"))
+    p = one_line_errors(hsub.add_parser("show", help="a game's score sheet"))
     p.add_argument("game", metavar="GAME", help="game id (see `cardtable history list`)")
     p.add_argument("--json", action="store_true", help="the score sheet as JSON")
     _db_argument(p)
     p.set_defaults(func=cmd_show)
 
-    p = _one_line_errors(hsub.add_parser("export", help="a game as a record, CSV or JSON"))
+    p = one_line_errors(hsub.add_parser("export", help="a game as a record, CSV or JSON"))
     p.add_argument("game", metavar="GAME", help="game id (see `cardtable history list`)")
     p.add_argument("--format", default="record", metavar="|".join(FORMATS),
                    help="record (engine record, replayable with `cardtable score`), csv (points "
@@ -85,7 +77,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     _db_argument(p)
     p.set_defaults(func=cmd_export)
 
-    p = _one_line_errors(hsub.add_parser(
+    p = one_line_errors(hsub.add_parser(
         "clip", help="a deal's shoe footage from the dispute archive, with the frames its cards "
         "were decided at"))
     p.add_argument("game", metavar="GAME", help="game id (see `cardtable history list`)")

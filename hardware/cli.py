@@ -11,35 +11,28 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import NoReturn
+
+from cardtable.args import one_line_errors
 
 DEFAULT_CONFIG = Path("/etc/cardtable/table.toml")
 
 
-def _one_line_errors(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
-    prog = parser.prog
-
-    def error(message: str) -> NoReturn:
-        parser.exit(2, f"error: {message} (see `{prog} --help`)\n")
-
-    parser.error = error  # type: ignore[method-assign]
-    return parser
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    c = _one_line_errors(sub.add_parser("config", help="the table config: write an example, "
+    c = one_line_errors(sub.add_parser("config", help="the table config: write an example, "
                                                        "check a file"))
     csub = c.add_subparsers(dest="config_command", metavar="ACTION", required=True)
-    p = _one_line_errors(csub.add_parser("init", help="write a commented example config"))
+    p = one_line_errors(csub.add_parser("init", help="write a commented example config"))
     p.add_argument("file", nargs="?", type=Path, metavar="FILE",
                    help="where to write it (default: standard output)")
     p.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
     p.set_defaults(func=cmd_init)
-    p = _one_line_errors(csub.add_parser("check", help="validate a config file"))
+    p = one_line_errors(csub.add_parser("check", help="validate a config file"))
     p.add_argument("file", type=Path, metavar="FILE")
     p.set_defaults(func=cmd_check)
 
-    d = _one_line_errors(sub.add_parser("doctor", help="check every device the config names"))
+    d = one_line_errors(sub.add_parser("doctor", help="check every device the config names"))
     d.add_argument("--config", type=Path, default=DEFAULT_CONFIG, metavar="FILE",
                    help=f"the table config (default: {DEFAULT_CONFIG})")
     d.add_argument("--json", action="store_true", help="one JSON object")
