@@ -479,8 +479,7 @@ class _Work:
         if b in ("cancel", "undo"):
             self.undo(seat)
             return
-        if b == "new_deal":
-            self.alert("new-deal", "the dealer starts a new deal", level="info")
+        if b == "new_deal":  # logged as an input; the engine itself knows when a deal starts
             return
         if seat is None:
             self.alert("no-seat", f"button {b!r} needs a seat")

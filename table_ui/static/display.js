@@ -273,6 +273,7 @@
     document.documentElement.lang = T.lang;
     $("speak").checked = speakParam;
     $("speak-box").title = T.speak;
+    $("speak-label").textContent = T.speak;
     if ("speechSynthesis" in window) speechSynthesis.getVoices(); // voices load asynchronously
     setOnline(false);
     connect();
