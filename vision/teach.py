@@ -131,10 +131,13 @@ def _learn_roi(corners: list[np.ndarray], width: float) -> tuple[int, int, int, 
     pick = max(blobs, key=lambda i: stats[i, cv2.CC_STAT_LEFT] + stats[i, cv2.CC_STAT_WIDTH])
     ys, xs = np.nonzero((labels == pick) & (strong > 0))
     # Suit marks differ in shape, so each is shared by fewer cards: take in weaker ink that is
-    # joined to the strong marks, but only a little way beyond them (not court-card frames).
+    # joined to the strong marks, but only a little way beyond them (not court-card frames) —
+    # except towards the leading edge: the rank sits in the corner, and rank glyphs share
+    # little ink, so a box cut short there would hold only a sliver of the rank (a 6 and an 8
+    # would then look alike; seen on the neoclassical and plastic decks).
     reach_y, reach_x = round(REACH * width), round(0.02 * width)
     near = np.zeros((h, w), bool)
-    near[max(0, ys.min() - reach_y): ys.max() + reach_y + 1,
+    near[max(0, ys.min() - reach_y): max(ys.max() + reach_y + 1, top),
          max(0, xs.min() - reach_x): xs.max() + reach_x + 1] = True
     weak = ((frac >= WEAK_INK) & inside & near).astype(np.uint8)
     count, labels = cv2.connectedComponents(cv2.dilate(weak | strong, kernel))
