@@ -8,6 +8,12 @@ exists (Belot short, Durak short), so "deals/s" counts complete deals including 
 Rates are per second of this process's CPU time (time.process_time), so a busy shared machine
 does not distort them much; wall time is shown too. Issue targets (one core here): Belot-2 ≥ 5,000 deals/s, Durak-2 ≥ 2,000 games/s, Joker, Bazar-Belot,
 Terz ≥ 2,000 deals/s. A Raspberry Pi 4 is roughly 4–6× slower.
+
+    python bench/bench_engine.py --record       # also: load a 100,000-event record, 10% undo/fix
+
+The record case plays one long party live (Bazar-Belot with a high target, so it does not end)
+with an ``undo`` or a ``fix`` of the last event instead of a move one time in ten, writes it and
+times ``record.loads``: the load must stay linear in the record's length.
 """
 
 from __future__ import annotations
@@ -16,6 +22,9 @@ import argparse
 import random
 import time
 
+from engine import record
+from engine.errors import EngineError
+from engine.events import Event
 from engine.playout import play_out
 from engine.registry import available_games, game_class
 
@@ -42,11 +51,57 @@ def bench(name: str, seconds: float, seed: int) -> tuple[int, int, float]:
     return deals, parties, time.process_time() - start
 
 
+RECORD_GAME = ("bazar", {"target": 1_000_000})
+
+
+def long_record(events: int, meta_share: float, seed: int,
+                game: tuple[str, dict[str, object]] = RECORD_GAME) -> str:
+    """A record of ``events`` lines played live, ``meta_share`` of them ``undo`` or ``fix``."""
+    name, options = game
+    g = game_class(name)(options)
+    rng = random.Random(seed)
+    previous: list[Event] = []
+    while len(g.raw_log) < events and not g.is_over:
+        last = g.raw_log[-1] if g.raw_log else None
+        if last is not None and g.events and rng.random() < meta_share:
+            others = [a for a in previous if a != last and a.kind == last.kind]
+            if last.kind not in ("undo", "fix") and others and rng.random() < 0.5:
+                try:  # the last event was misread: it was another of the choices it had
+                    g.fix(len(g.raw_log), others[rng.randrange(len(others))])
+                    continue
+                except EngineError:
+                    pass
+            g.undo()
+            previous = []
+            continue
+        previous = g.legal_actions()
+        g.apply(previous[rng.randrange(len(previous))])
+    return record.dumps(g)
+
+
+def bench_record(events: int, meta_share: float, seed: int) -> None:
+    wall = time.perf_counter()
+    text = long_record(events, meta_share, seed)
+    built = time.perf_counter() - wall
+    lines = text.splitlines()
+    meta = sum(1 for line in lines if line.startswith(("undo", "fix ")))
+    start = time.process_time()
+    rec = record.loads(text)
+    elapsed = time.process_time() - start
+    n = len(rec.game.raw_log)
+    print(f"record   {n / elapsed:9.0f} events/s  (load of {n} events, {meta} undo/fix, "
+          f"{len(rec.game.events)} effective, in {elapsed:.2f} s CPU; played live with the "
+          f"corrections in {built:.1f} s wall)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", action="append", help="game name (repeatable); default: all built")
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--record", action="store_true",
+                        help="also time loading a long record with undo and fix")
+    parser.add_argument("--record-events", type=int, default=100_000)
     args = parser.parse_args()
     for name in args.game or available_games():
         wall = time.perf_counter()
@@ -58,6 +113,8 @@ def main() -> None:
         print(f"{name:8} {rate:9.0f} deals/s  ({parties} parties, {deals} deals in {elapsed:.1f} s CPU, "
               f"{wall:.1f} s wall)"
               f"{verdict}")
+    if args.record:
+        bench_record(args.record_events, 0.1, args.seed)
 
 
 if __name__ == "__main__":

@@ -14,12 +14,17 @@ Notation: ``[SEAT] KIND [CARD ...] [ARG ...]``. Examples::
 
 Cards come first and the argument is everything after the first token that is not a card code, so
 a game must not start an argument with something that reads as a card (bids write ``8:H``).
+
+A seat is written in ASCII digits. The cards of a ``declare`` event are a set: :meth:`Event.parse`
+lists them in card-index order (the order ``legal_actions`` uses), so ``0 declare QS JS TS`` and
+``0 declare TS JS QS`` are the same event in every game.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from operator import attrgetter
 
 from engine.cards import ALL_CARDS, Card, card, is_card_code
 from engine.errors import BadEventError
@@ -28,6 +33,23 @@ from engine.verdict import share_legal_verdict
 SHOE = "shoe"
 UNDO = "undo"
 FIX = "fix"
+DECLARE = "declare"
+MAX_NUMBER_DIGITS = 9
+"""Seats and ``fix`` event numbers have at most this many digits."""
+
+
+def parse_number(token: str) -> int | None:
+    """A non-negative number written in ASCII digits (``²`` or ``٣`` are not numbers here)."""
+    if token.isascii() and token.isdigit() and len(token) <= MAX_NUMBER_DIGITS:
+        return int(token)
+    return None
+
+
+_INDEX = attrgetter("index")
+
+
+def _excerpt(text: str, limit: int = 60) -> str:
+    return repr(text if len(text) <= limit else text[:limit] + "…")
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,18 +82,32 @@ class Event:
         if not tokens:
             raise BadEventError("empty event", "bad-event")
         seat: int | None = None
-        if tokens[0].isdigit():
-            seat = int(tokens.pop(0))
+        if tokens[0].isnumeric():
+            seat = parse_number(tokens[0])
+            if seat is None:
+                raise BadEventError(
+                    f"event {_excerpt(text)}: {_excerpt(tokens[0], 12)} is not a seat: seats are "
+                    "written 0, 1, 2 … in plain digits", "bad-seat")
+            tokens.pop(0)
             if not tokens:
-                raise BadEventError(f"event {text!r} has a seat but no kind", "bad-event")
+                raise BadEventError(f"event {_excerpt(text)} has a seat but no kind", "bad-event")
         kind = tokens.pop(0).lower()
         if not kind.isidentifier():
-            raise BadEventError(f"event {text!r}: {kind!r} is not an event kind", "bad-event")
+            raise BadEventError(f"event {_excerpt(text)}: {_excerpt(kind, 20)} is not an event kind",
+                                "bad-event")
+        for t in tokens:
+            if t.isnumeric() and parse_number(t) is None:
+                raise BadEventError(
+                    f"event {_excerpt(text)}: {_excerpt(t, 12)} is not a number this notation "
+                    f"reads: numbers are written in plain digits, at most {MAX_NUMBER_DIGITS}",
+                    "bad-event")
         if kind == FIX:
             return cls(FIX, seat, (), " ".join(tokens))
         found: list[Card] = []
         while tokens and is_card_code(tokens[0]):
             found.append(card(tokens.pop(0)))
+        if kind == DECLARE:
+            found.sort(key=_INDEX)
         return cls(kind, seat, tuple(found), " ".join(tokens))
 
 

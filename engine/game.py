@@ -8,8 +8,14 @@ API in the spirit of python-chess:
 * ``apply(event)`` / ``push`` — do a legal action, raise :class:`IllegalPlayError` for an illegal one;
 * ``record(event)`` — what the physical table did: an illegal play is accepted and the returned
   :class:`Verdict` names the rule broken; the table policy decides what follows;
-* ``pop()`` — remove the last event exactly (by replay), ``undo()`` — append an ``undo`` event;
+* ``pop()`` — remove the last event exactly, ``undo()`` — append an ``undo`` event;
 * ``fix(n, event)`` — correct event *n* of the log (a misread card), replaying everything after it.
+
+Taking back does not replay the whole log: the state is saved every ``CHECKPOINT_EVERY`` effective
+events (when ``record`` passes one, and whenever a rewind replays past one), and ``undo``, ``pop``
+and ``fix`` restore the nearest saved state at or before the point they go back to and fold the
+few events after it again. ``apply`` saves nothing, so random playouts pay nothing for this; the
+first rewind after a long run of ``apply`` folds that run once and saves states along the way.
 
 Things that cannot physically happen, or that a panel can refuse before they happen (an unknown
 card, a card dealt twice, acting out of turn, a card not in the hand, a bid not allowed now)
@@ -23,7 +29,10 @@ all their state in plain attributes so that ``snapshot()`` can compare two games
 from __future__ import annotations
 
 import copy
+import dataclasses
+import operator
 from abc import ABC, abstractmethod
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar
 
@@ -35,14 +44,93 @@ from engine.errors import (
     EngineError,
     IllegalPlayError,
 )
-from engine.events import FIX, SHOE_EVENTS, UNDO, Event
+from engine.events import DECLARE, FIX, SHOE, SHOE_EVENTS, UNDO, Event, parse_number
 from engine.scoresheet import ScoreSheet
 from engine.settings import Settings
 from engine.verdict import Verdict
 
-_LOG_ATTRS = frozenset({"raw_log", "events", "verdicts", "settings"})
+_LOG_ATTRS = frozenset({"raw_log", "events", "verdicts", "settings", "_origin", "_checkpoints"})
 _META_KINDS = frozenset({UNDO, FIX})
 UNDO_EVENT = Event(UNDO)
+CHECKPOINT_EVERY = 32
+"""Effective events between two saved states: a rewind folds at most this many events again."""
+
+_ATOMS = (int, str, float, bool, bytes, complex, type(None), frozenset, range, Card, Event, Verdict,
+          Settings, type)
+_ATOM_TYPES = frozenset({int, bool, str, float, type(None), Card, Event, Verdict})
+
+
+def _hashable(value: Any) -> bool:
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
+
+
+def _frozen(value: Any) -> bool:
+    params = getattr(type(value), "__dataclass_params__", None)
+    return params is not None and params.frozen and dataclasses.is_dataclass(value)
+
+
+def _clone(value: Any) -> Any:
+    """A copy of a piece of game state that shares nothing mutable with it.
+
+    Game state is ints, strings, cards, events, tuples, lists, dicts, sets and frozen dataclasses
+    (interned tables); a hashable value is taken as immutable and shared, so a list of tuples is
+    copied at C speed and identity checks on cards and events still hold after a restore.
+    Anything else is deep-copied.
+    """
+    t = type(value)
+    if t in _ATOM_TYPES:
+        return value
+    if t is list:
+        return value[:] if _hashable(tuple(value)) else [_clone(v) for v in value]
+    if t is tuple:
+        return value if _hashable(value) else tuple(_clone(v) for v in value)
+    if t is dict:
+        return dict(value) if _hashable(tuple(value.values())) else {
+            k: _clone(v) for k, v in value.items()}
+    if t is set:
+        return set(value)
+    if isinstance(value, _ATOMS) or _frozen(value):
+        return value
+    return copy.deepcopy(value)
+
+
+def _copier(value: Any) -> Any:
+    """How to copy ``value`` (already private to a saved state) again on every restore."""
+    t = type(value)
+    if t in _ATOM_TYPES or isinstance(value, _ATOMS) or _frozen(value):
+        return None
+    if t is list and _hashable(tuple(value)):
+        return list.copy
+    if t is tuple and _hashable(value):
+        return None
+    if t is dict and _hashable(tuple(value.values())):
+        return dict.copy
+    if t is set:
+        return set.copy
+    return _clone
+
+
+def _form_error(event: Event) -> BadEventError | None:
+    """What is wrong with the shape of an event whatever the game, or ``None``.
+
+    A shoe event is a card and nothing else (the deal protocol, not the line, says whose it is);
+    a declaration lists its cards and nothing else.
+    """
+    if event.kind == SHOE:
+        if event.seat is not None:
+            return BadEventError(f"«{event}»: a shoe event has no seat, the deal protocol says whose "
+                                 "card it is: write 'shoe CARD'", "bad-event")
+        if event.arg or len(event.cards) != 1:
+            return BadEventError(f"«{event}»: a shoe event is exactly one card and nothing after "
+                                 "it: write 'shoe CARD'", "bad-event")
+    elif event.kind == DECLARE and event.arg:
+        return BadEventError(f"«{event}»: a declaration lists its cards and nothing else; "
+                             f"{event.arg.split()[0]!r} is not a card code", "bad-event")
+    return None
 
 
 class Game(ABC):
@@ -62,6 +150,12 @@ class Game(ABC):
         self.raw_log: list[Event] = []
         self.events: list[Event] = []
         self.verdicts: list[Verdict] = []
+        # Raw-log numbers (1-based) of the effective events. Only undo/fix/pop need it, so commits
+        # leave it behind and _sync_origin completes it: the effective events past its end are
+        # the last raw-log entries, committed one after another since the last meta operation.
+        self._origin: list[int] = []
+        # (number of effective events, saved state), in increasing order; see _rewind.
+        self._checkpoints: list[tuple[int, dict[str, tuple[Any, Any]]]] = []
         self._new_state()
 
     # ----------------------------------------------------------------- subclass hooks
@@ -139,11 +233,15 @@ class Game(ABC):
 
     def judge(self, event: Event) -> Verdict:
         """The verdict ``record`` would give, without recording. Raises like ``record``."""
-        return self._judge(event)
+        verdict = self._judge(event)
+        bad = _form_error(event)
+        if bad is not None:
+            raise bad
+        return verdict
 
     def is_legal(self, event: Event) -> bool:
         try:
-            return self._retract_pending() is None and self._judge(event).legal
+            return self._retract_pending() is None and self.judge(event).legal
         except EngineError:
             return False
 
@@ -164,6 +262,10 @@ class Game(ABC):
         if self._retract:
             self._check_retract()
         verdict = self._judge(event)
+        kind = event.kind
+        if (kind == SHOE and (event.seat is not None or event.arg)) or (
+                kind == DECLARE and event.arg):
+            raise _form_error(event) or AssertionError(event)
         if not verdict.legal:
             raise IllegalPlayError(verdict)
         self._do(event, verdict)
@@ -180,14 +282,14 @@ class Game(ABC):
             self.undo()
             return Verdict(event)
         if event.kind == FIX:
-            number, _, text = event.arg.partition(" ")
-            if not number.isdigit():
-                raise BadEventError(f"fix needs an event number and an event, got {event.arg!r}")
-            self.fix(int(number), Event.parse(text))
+            number, text = _fix_parts(event)
+            self.fix(number, Event.parse(text))
             return Verdict(event)
         self._check_retract()
-        verdict = self._judge(event)
+        verdict = self.judge(event)
         self._commit(event, verdict)
+        if not len(self.events) % CHECKPOINT_EVERY:
+            self._save_checkpoint()
         return verdict
 
     def _commit(self, event: Event, verdict: Verdict) -> None:
@@ -200,16 +302,22 @@ class Game(ABC):
         """Remove the last event of the log, as if it never happened."""
         if not self.raw_log:
             raise ActionNotAllowedError("nothing to take back: the log is empty", "nothing-to-undo")
-        raw = self.raw_log[:-1]
         last = self.raw_log[-1]
-        self._rebuild(raw)
+        if last.kind in _META_KINDS:
+            self._rebuild(self.raw_log[:-1])  # rare: folds the effective events once
+        else:  # a committed event is the last effective one
+            self._sync_origin()
+            self._rewind(len(self.events) - 1)
+            self.raw_log.pop()
         return last
 
     def undo(self) -> None:
         """Take back the last effective event; the ``undo`` stays in the log."""
         if not self.events:
             raise ActionNotAllowedError("nothing to undo", "nothing-to-undo")
-        self._rebuild([*self.raw_log, Event(UNDO)])
+        self._sync_origin()
+        self._rewind(len(self.events) - 1)
+        self.raw_log.append(UNDO_EVENT)
 
     def fix(self, number: int, event: Event) -> None:
         """Replace event ``number`` (1-based, in the raw log) and replay what followed."""
@@ -217,12 +325,49 @@ class Game(ABC):
             raise ActionNotAllowedError(
                 f"cannot fix event {number}: the log has {len(self.raw_log)} events and only "
                 "cards, bids and plays can be corrected", "bad-fix")
-        self._rebuild([*self.raw_log, Event(FIX, None, (), f"{number} {event}")])
+        if event.kind in _META_KINDS:
+            raise ActionNotAllowedError(
+                f"cannot fix event {number} into «{event}»: a fix names a card, bid or play",
+                "bad-fix")
+        self._sync_origin()
+        i = bisect_left(self._origin, number)
+        if i == len(self._origin) or self._origin[i] != number:
+            raise ActionNotAllowedError(
+                f"cannot fix event {number}: it was undone or is not in the log", "bad-fix")
+        # Keep what is needed to put everything back if the corrected log cannot be replayed.
+        tail = (self.events[i:], self.verdicts[i:], self._origin[i:])
+        checkpoints = list(self._checkpoints)
+        self._rewind(i)
+        try:
+            for e, n in zip([event, *tail[0][1:]], tail[2], strict=True):
+                self._check_retract()
+                verdict = self.judge(e)
+                self._do(e, verdict)
+                self.events.append(e)
+                self.verdicts.append(verdict)
+                self._origin.append(n)
+                if not len(self.events) % CHECKPOINT_EVERY:
+                    self._save_checkpoint()
+        except EngineError:
+            # Back to the log as it was: its saved states still hold, fold from the last one.
+            del self.events[i:], self.verdicts[i:], self._origin[i:]
+            self.events += tail[0]
+            self.verdicts += tail[1]
+            self._origin += tail[2]
+            self._checkpoints = checkpoints
+            self._rewind(len(self.events))
+            raise
+        self.raw_log.append(Event(FIX, None, (), f"{number} {event}"))
 
     # ----------------------------------------------------------------- replay
     @staticmethod
     def effective(raw: Iterable[Event]) -> list[Event]:
         """The events that count once ``undo`` and ``fix`` are applied."""
+        return [e for _, e in Game._effective_numbered(raw)]
+
+    @staticmethod
+    def _effective_numbered(raw: Iterable[Event]) -> list[tuple[int, Event]]:
+        """The effective events with their raw-log numbers; one pass, a bisection per ``fix``."""
         kept: list[tuple[int, Event]] = []
         for number, event in enumerate(raw, start=1):
             if event.kind == UNDO:
@@ -230,26 +375,84 @@ class Game(ABC):
                     raise ActionNotAllowedError("nothing to undo", "nothing-to-undo")
                 kept.pop()
             elif event.kind == FIX:
-                target_text, _, text = event.arg.partition(" ")
-                target = int(target_text)
-                for i, (n, _old) in enumerate(kept):
-                    if n == target:
-                        kept[i] = (n, Event.parse(text))
-                        break
-                else:
+                target, text = _fix_parts(event)
+                i = bisect_left(kept, target, key=lambda pair: pair[0])
+                if i == len(kept) or kept[i][0] != target:
                     raise ActionNotAllowedError(
                         f"cannot fix event {target}: it was undone or is not in the log", "bad-fix")
+                kept[i] = (target, Event.parse(text))
             else:
                 kept.append((number, event))
-        return [e for _, e in kept]
+        return kept
 
     def _rebuild(self, raw: list[Event]) -> None:
         fresh = type(self)(self.settings)
-        for event in self.effective(raw):
+        kept = self._effective_numbered(raw)
+        for _, event in kept:
             fresh.record(event)
         fresh.raw_log = list(raw)
+        fresh._origin = [n for n, _ in kept]
         self.__dict__.clear()
         self.__dict__.update(fresh.__dict__)
+
+    # ----------------------------------------------------------------- saved states
+    def _saved_state(self) -> dict[str, tuple[Any, Any]]:
+        """The state, copied: attribute → (value, how to copy it again when restoring).
+
+        A list that only grew since the last saved state (a party's deal history) is checked
+        for mutable items only past the part already checked, so saving stays cheap late in a
+        long party.
+        """
+        previous = self._checkpoints[-1][1] if self._checkpoints else {}
+        out = {}
+        for k, v in self.__dict__.items():
+            if k in _LOG_ATTRS:
+                continue
+            if type(v) is list:
+                before = previous.get(k)
+                if before is not None and before[1] is list.copy:
+                    old = before[0]
+                    m = len(old)
+                    if (len(v) >= m and all(map(operator.is_, old, v))
+                            and _hashable(tuple(v[m:]))):
+                        out[k] = (v[:], list.copy)
+                        continue
+            v = _clone(v)
+            out[k] = (v, _copier(v))
+        return out
+
+    def _restore(self, state: dict[str, tuple[Any, Any]]) -> None:
+        d = self.__dict__
+        for k in [k for k in d if k not in _LOG_ATTRS and k not in state]:
+            del d[k]
+        for k, (v, copier) in state.items():
+            d[k] = v if copier is None else copier(v)
+
+    def _save_checkpoint(self) -> None:
+        n = len(self.events)
+        if not self._checkpoints or self._checkpoints[-1][0] < n:
+            self._checkpoints.append((n, self._saved_state()))
+
+    def _sync_origin(self) -> None:
+        missing = len(self.events) - len(self._origin)
+        if missing:
+            end = len(self.raw_log)
+            self._origin.extend(range(end - missing + 1, end + 1))
+
+    def _rewind(self, n: int) -> None:
+        """Go back to the state after the first ``n`` effective events (``_origin`` in sync)."""
+        cps = self._checkpoints
+        del cps[bisect_right(cps, n, key=lambda c: c[0]):]
+        if not cps:
+            cps.append((0, type(self)(self.settings)._saved_state()))
+        start, state = cps[-1]
+        self._restore(state)
+        events, verdicts = self.events, self.verdicts
+        for i in range(start, n):  # fold again what came after the saved state, as it was judged
+            self._do(events[i], verdicts[i])
+            if not (i + 1) % CHECKPOINT_EVERY and i + 1 < n:
+                cps.append((i + 1, self._saved_state()))
+        del events[n:], verdicts[n:], self._origin[n:]
 
     @classmethod
     def replay(cls, events: Iterable[Event | str], settings: Settings | Mapping[str, Any] | None = None,
@@ -288,3 +491,13 @@ class Game(ABC):
             raise DuplicateCardError(
                 f"{c.code} already came out of the shoe in this deal (two decks mixed, or a misread)")
         return c
+
+
+def _fix_parts(event: Event) -> tuple[int, str]:
+    """``fix N EVENT`` → (N, EVENT text); refuses anything else with a readable message."""
+    number, _, text = event.arg.partition(" ")
+    n = parse_number(number)
+    if n is None or not text.strip():
+        raise BadEventError(f"fix needs an event number and an event ('fix 12 shoe TD'), got "
+                            f"{event.arg!r}", "bad-fix")
+    return n, text
