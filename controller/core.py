@@ -87,6 +87,23 @@ class TableState:
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
+    def public_pending(self) -> dict[str, Any] | None:
+        """The waiting card as a display may show it."""
+        p = self.pending
+        if p is None:
+            return None
+        return {"source": p.source, "reason": p.reason, "seat": p.seat, "held": len(self.held),
+                # a shoe card goes to a hidden hand: its candidates are for the admin
+                "candidates": list(p.candidates) if p.source == "placed" else []}
+
+    def public_cursor(self) -> dict[str, Any] | None:
+        """What a panel's cursor shows, in notation and in words (not a card's candidates)."""
+        c = self.cursor
+        if c is None or c.purpose == "card" or c.index < 0:
+            return None
+        showing = c.options[c.index]
+        return {"seat": c.seat, "showing": showing, "label": event_label(Event.parse(showing))}
+
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> TableState:
         return cls(pending=Pending(**d["pending"]) if d.get("pending") else None,
@@ -191,24 +208,13 @@ class Controller:
         with self._lock:
             view = self.view()
             st = self.state
-            pending = None
-            if st.pending is not None:
-                pending = {"source": st.pending.source, "reason": st.pending.reason,
-                           "seat": st.pending.seat, "held": len(st.held),
-                           # a shoe card goes to a hidden hand: its candidates are for the admin
-                           "candidates": st.pending.candidates if st.pending.source == "placed" else []}
-            cursor = None
-            if st.cursor is not None and st.cursor.purpose != "card" and st.cursor.index >= 0:
-                showing = st.cursor.options[st.cursor.index]
-                cursor = {"seat": st.cursor.seat, "showing": showing,
-                          "label": event_label(Event.parse(showing))}
             return {
                 "seq": self.seq,
                 "game_id": self.game_id,
                 "names": list(self.names),
                 "view": view.model_dump(mode="json") if view else None,
-                "pending": pending,
-                "cursor": cursor,
+                "pending": st.public_pending(),
+                "cursor": st.public_cursor(),
                 "last_trick": list(st.last_trick),
                 "alerts": [asdict(a) for a in self.alerts],
                 "status": self.game_status,

@@ -30,7 +30,6 @@ from engine.errors import EngineError
 from engine.game import Game
 
 FORMATS = ("record", "csv", "json")
-MAX_ALERTS = 8  # as many as the controller keeps (controller.core.MAX_ALERTS)
 
 
 class CommandError(Exception):
@@ -136,26 +135,9 @@ def find_game(log: GameLog, text: str) -> GameRow:
     return row
 
 
-def public_pending(state: dict[str, Any]) -> dict[str, Any] | None:
-    """A pending card as a display may show it (what ``Controller.public_state`` shows)."""
-    p = state.get("pending")
-    if not p:
-        return None
-    return {"source": p["source"], "reason": p["reason"], "seat": p.get("seat"),
-            "held": len(state.get("held") or []),
-            # a shoe card goes to a hidden hand: its candidates are for the admin only
-            "candidates": list(p.get("candidates") or []) if p["source"] == "placed" else []}
-
-
-def public_cursor(state: dict[str, Any]) -> dict[str, Any] | None:
-    c = state.get("cursor")
-    if not c or c.get("purpose", "action") != "action":
-        return None
-    return {"seat": c["seat"], "showing": c["options"][c["index"]]}
-
-
 def status(log: GameLog) -> dict[str, Any]:
     """The current (active, else latest) game's public state, from one snapshot of the log."""
+    from controller.core import MAX_ALERTS, TableState
     from engine.view import table_view
 
     with log.reading():
@@ -170,8 +152,9 @@ def status(log: GameLog) -> dict[str, Any]:
         alerts = list(log.entries(row.id, kinds=("alert",)))[-MAX_ALERTS:]
     state = states[-1].body if states else {}
     try:
-        pending, cursor = public_pending(state), public_cursor(state)
-    except (KeyError, IndexError, TypeError) as exc:
+        table = TableState.from_json(state)  # shown exactly as Controller.public_state shows it
+        pending, cursor = table.public_pending(), table.public_cursor()
+    except (KeyError, IndexError, TypeError, EngineError) as exc:
         raise CommandError(f"table log {log.path} has an unreadable state entry: {exc}") from exc
     return {
         "seq": seq,
