@@ -159,6 +159,37 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 # ------------------------------------------------------------------------------ run
+def _display(controller: Any, archive: Any, host: str, port: int, pin_hash: str | None,
+             pin: str | None = None, hint: str = "") -> tuple[Any, str]:
+    """The web display's server, and where to find it. Without a PIN hash a PIN is made (or
+    ``pin`` used) and shown."""
+    from table_ui.app import create_app
+    from table_ui.app import server as web_server
+    from table_ui.security import hash_pin, random_pin
+
+    note = ""
+    if pin_hash is None:
+        pin = pin or random_pin()
+        pin_hash, note = hash_pin(pin), f" (PIN {pin}{': ' + hint if hint else ''})"
+    server = web_server(create_app(controller, admin_pin_hash=pin_hash, archive=archive),
+                        host=host, port=port)
+    url = f"http://{host}:{port}"
+    return server, f"table display: {url}/   history: {url}/history   admin: {url}/admin{note}"
+
+
+def _announce(what: str, where: str) -> None:
+    """Say what runs and where to look; make systemd's stop (SIGTERM) clean up as Ctrl-C does."""
+    print(f"cardtable: {what}", flush=True)
+    if where:
+        print(f"  {where}", flush=True)
+    print("  stop with Ctrl-C (started again, it resumes the same game)", flush=True)
+
+    def terminate(_signum: int, _frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, terminate)
+
+
 def _lock_table(db: Path) -> Any:
     """One ``cardtable run`` per table log: two would interleave their games in one file."""
     import fcntl
@@ -272,31 +303,14 @@ def cmd_run(args: argparse.Namespace) -> int:
                 server.should_exit = True
 
     server: Any = None
-    pin_note = ""
+    where = ""
     if not args.no_web:
-        from table_ui.app import create_app
-        from table_ui.app import server as web_server
-        from table_ui.security import hash_pin, random_pin
-
         pin_hash = os.environ.get("CARDTABLE_ADMIN_PIN_HASH")
-        if pin_hash is None:
-            pin = os.environ.get("CARDTABLE_ADMIN_PIN") or random_pin()
-            pin_hash = hash_pin(pin)
-            pin_note = f" (PIN {pin})"
-        server = web_server(create_app(controller, admin_pin_hash=pin_hash, archive=archive),
-                            host=args.host, port=args.port)
+        server, where = _display(controller, archive, args.host, args.port, pin_hash,
+                                 os.environ.get("CARDTABLE_ADMIN_PIN"))
     worker = threading.Thread(target=simulate, name="simulated table", daemon=True)
-    url = f"http://{args.host}:{args.port}"
-    print(f"cardtable: simulated table replaying {bundle.path.name} ({bundle.game}), "
-          f"log {game_log.path}", flush=True)
-    if server is not None:
-        print(f"  table display: {url}/   history: {url}/history   admin: {url}/admin{pin_note}",
-              flush=True)
-    print("  stop with Ctrl-C (started again, it resumes the same game)", flush=True)
-    def terminate(_signum: int, _frame: Any) -> None:  # systemd's stop: clean up as for Ctrl-C
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, terminate)
+    _announce(f"simulated table replaying {bundle.path.name} ({bundle.game}), log {game_log.path}",
+              where)
     worker.start()
     try:
         if server is not None:
@@ -380,29 +394,11 @@ def cmd_run_live(args: argparse.Namespace) -> int:
         lock.close()
         return _error(f"{exc} (see `cardtable doctor --config {args.config}`)")
     server: Any = None
-    pin_note = ""
+    where = ""
     if not args.no_web:
-        from table_ui.app import create_app
-        from table_ui.app import server as web_server
-        from table_ui.security import hash_pin, random_pin
-
-        pin_hash = cfg.web.admin_pin_hash
-        if pin_hash is None:
-            pin = random_pin()
-            pin_hash, pin_note = hash_pin(pin), f" (PIN {pin}: set [web] admin_pin_hash)"
-        server = web_server(create_app(controller, admin_pin_hash=pin_hash, archive=archive),
-                            host=host, port=port)
-    print(f"cardtable: table {cfg.table.name!r}, log {game_log.path}", flush=True)
-    if server is not None:
-        url = f"http://{host}:{port}"
-        print(f"  table display: {url}/   history: {url}/history   admin: {url}/admin{pin_note}",
-              flush=True)
-    print("  stop with Ctrl-C (started again, it resumes the same game)", flush=True)
-
-    def terminate(_signum: int, _frame: Any) -> None:
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, terminate)
+        server, where = _display(controller, archive, host, port, cfg.web.admin_pin_hash,
+                                 hint="set [web] admin_pin_hash")
+    _announce(f"table {cfg.table.name!r}, log {game_log.path}", where)
     try:
         if server is not None:
             server.run()
