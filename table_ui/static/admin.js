@@ -51,6 +51,8 @@
     else $("login-msg").textContent = r.status === 429 ? T.too_many : r.status === 401 ? T.bad_pin : detail(r.data);
   };
   $("pin").addEventListener("keydown", (e) => { if (e.key === "Enter") $("login").click(); });
+  // the button stays disabled until it does something: a click before the script is wired is not lost silently
+  $("login").disabled = false; document.body.dataset.ready = "1";
 
   async function refresh() {
     const r = await api("state");
