@@ -100,7 +100,7 @@ def print_sheet(sheet: ScoreSheet, as_json: bool = False) -> None:
     table.add_column("details")
     for deal in sheet.deals:
         details = [f"{sheet.sides[i.side]}: {i.what} {i.points:+d}" + (f" [{i.rule}]" if i.rule else "")
-                   for i in deal.items] + [f"note: {n}" for n in deal.notes]
+                   for i in deal.items] + [p.text() for p in deal.illegal] + [f"note: {n}" for n in deal.notes]
         table.add_row(str(deal.number), *(str(p) for p in deal.points), "\n".join(details))
     table.add_row("total", *(str(t) for t in sheet.totals), sheet.result, style="bold")
     console.print(table)

@@ -9,8 +9,14 @@ Event vocabulary (seats 0 and 1)::
     D take           «беру»: the defender will take the table (the attacker may still throw in)
     A done           the attacker ends the bout: «бито» if all is beaten, or "take them" after «беру»
     D transfer XX    «перевод» (option transfer): a card of the attack's rank, roles swap
-    S foul           policy on_claim: S claims the opponent's fouls of this game
-    S confirm        policy on_claim, at the end of a game: S lets the unclaimed fouls go
+    A foul           policy on_claim: the attacker claims the defender's illegal defence of
+                     this bout (before «бито»); the defender then takes the table
+
+Illegal plays (RULES.md §6): an illegal attack, throw-in or transfer can never stand and must be
+taken back (``undo``) whatever the policy. An illegal defence stands until the bout ends; under
+``penalize`` (and under ``on_claim`` if claimed before the bout ends) the defender then takes
+every card on the table instead of «бито». There is no point penalty. The default policy is
+``retract``: every illegal play is taken back.
 
 The talon stays in the shoe and comes out card by card as players draw. The turned trump card
 lies face up under the talon; it is already known, so when it is the card due it goes to the
@@ -36,8 +42,16 @@ from engine.errors import (
 )
 from engine.events import SHOE, UNDO, Event, card_event
 from engine.game import Game
-from engine.scoresheet import DealScore, ScoreItem, ScoreSheet
-from engine.settings import Settings
+from engine.scoresheet import (
+    CLAIMED,
+    LET_GO,
+    PENALISED,
+    DealScore,
+    IllegalPlay,
+    ScoreItem,
+    ScoreSheet,
+)
+from engine.settings import Policy, Settings
 from engine.verdict import Verdict
 
 GameType = Literal["short", "super_short", "long3", "long5", "long7"]
@@ -47,6 +61,14 @@ MAX_BOUT = 6
 
 
 class Durak2Settings(Settings):
+    policy: Policy = Field(
+        "retract",
+        description=(
+            "what follows an illegal defence (RULES.md §6): retract (it is taken back), penalize "
+            "(the defender takes the table when the bout ends), on_claim (the same, only if the "
+            "attacker claims before the bout ends). An illegal attack or throw-in is always taken back"
+        ),
+    )
     game_type: GameType = Field(
         "short",
         description=(
@@ -95,7 +117,6 @@ BEAT_EV = tuple(
 TAKE_EV = tuple(Event("take", s) for s in SEATS)
 DONE_EV = tuple(Event("done", s) for s in SEATS)
 FOUL_EV = tuple(Event("foul", s) for s in SEATS)
-CONFIRM_EV = tuple(Event("confirm", s) for s in SEATS)
 UNDO_EV = Event(UNDO)
 
 # The legal Verdict of every interned event, by identity (the events live as long as the module,
@@ -111,7 +132,7 @@ def _intern_verdicts(*groups: Any) -> None:
             _intern_verdicts(*group)
 
 
-_intern_verdicts(SHOE_EV, PLAY_EV, TRANSFER_EV, BEAT_EV, TAKE_EV, DONE_EV, FOUL_EV, CONFIRM_EV)
+_intern_verdicts(SHOE_EV, PLAY_EV, TRANSFER_EV, BEAT_EV, TAKE_EV, DONE_EV, FOUL_EV)
 
 
 def _slices(events: tuple[Event, ...]) -> tuple[tuple[tuple[Event, ...], ...], ...]:
@@ -150,7 +171,6 @@ DEAL_CARDS = 12
 DEAL = "deal"  # cards out of the shoe to the hands and the turned trump
 PLAY = "play"  # a bout is on
 DRAW = "draw"  # the shoe owes cards to the players after a bout
-CLAIMS = "claims"  # on_claim: the game is over, victims of unclaimed fouls may claim
 OVER = "over"  # the partie is over
 
 
@@ -159,6 +179,9 @@ class Durak2(Game):
     title = "Durak for two (подкидной дурак)"
     num_seats = 2
     settings_model = Durak2Settings
+    # RULES.md §6: an illegal attack, throw-in (or transfer, which lays an attacking card) is
+    # never a play that can stand
+    always_retracted = frozenset({"throw-in-rank", "bout-cap", "transfer", "transfer-cap"})
 
     # ------------------------------------------------------------------ state
     def _new_state(self) -> None:
@@ -168,7 +191,6 @@ class Durak2(Game):
         self.target: int = TARGETS.get(s.game_type, 0)
         self.transfer_on: bool = s.transfer
         self.policy: str = s.policy
-        self.retract: bool = s.policy == "retract"
         self.points = [0, 0]
         self.games: list[tuple[Any, ...]] = []  # finished games, see _close_game
         self.game_no = 1
@@ -176,9 +198,10 @@ class Durak2(Game):
         self.by_lowest_trump = True  # first game (and after a draw): lowest trump attacks first
         self.prev_winner = -1
         self.redeals = 0
-        self.fouls: list[list[Any]] = []  # [offender, rule, message, claimed] in this game
+        # illegal defences of this game whose bout has ended:
+        # (seat, card code, bout, rule, message, outcome)
+        self.fouls: list[tuple[int, str, int, str, str, str]] = []
         self.winner = -1  # result of the game that just ended (-1 draw)
-        self.claim_queue: list[int] = []
         self._start_deal()
 
     def _start_deal(self) -> None:
@@ -196,6 +219,7 @@ class Durak2(Game):
         self.first_attacker = -1
         self.first_trump = -1
         self.draw_queue: list[int] = []
+        self.bout = 0  # bouts of this game so far (the "trick" of a score sheet's illegal play)
         self._clear_table()
         self.cap = 0
 
@@ -206,7 +230,10 @@ class Durak2(Game):
         self.table = 0
         self.ranks = 0  # 9-bit set of ranks on the table
         self.taking = False
-        self.bout_fouls = 0
+        self.bout_fouls = 0  # illegal plays on the table in this bout (retracted ones included)
+        # illegal defences standing in this bout: (seat, card code, bout, rule, message)
+        self.open_fouls: list[tuple[int, str, int, str, str]] = []
+        self.claimed = False  # on_claim: the attacker has claimed them
 
     @property
     def deck(self) -> Composition:
@@ -226,8 +253,6 @@ class Durak2(Game):
         phase = self.phase
         if phase == PLAY:
             return self.defender if self.unbeaten and not self.taking else self.attacker
-        if phase == CLAIMS:
-            return self.claim_queue[0]
         return None
 
     def _unseen_mask(self) -> int:
@@ -244,9 +269,6 @@ class Durak2(Game):
     def _legal(self, seat: int | None) -> list[Event]:
         # The base class has answered for a finished game, a pending retraction and the shoe.
         phase = self.phase
-        if phase == CLAIMS:
-            victim = self.claim_queue[0]
-            return [FOUL_EV[victim], CONFIRM_EV[victim]] if seat is None or seat == victim else []
         if phase != PLAY:
             return []
         out: list[Event] = []
@@ -282,10 +304,8 @@ class Durak2(Game):
             out.append(TAKE_EV[d])
             if self.transfer_on and self._transfer_room():
                 out += _events_of(TRANSFER_SLICES[d], hand & RANKSET_CARDS[self.ranks])
-        if self.fouls and self.policy == "on_claim":
-            for victim in SEATS:
-                if (seat is None or seat == victim) and self._claimable(victim):
-                    out.append(FOUL_EV[victim])
+        if self.open_fouls and self._claimable(a) and (seat is None or seat == a):
+            out.append(FOUL_EV[a])
         return out
 
     def _transfer_room(self) -> bool:
@@ -296,7 +316,9 @@ class Durak2(Game):
                 and len(self.attack) + 1 <= min(MAX_BOUT, self.hands[self.attacker].bit_count()))
 
     def _claimable(self, victim: int) -> bool:
-        return any(f[0] != victim and not f[3] for f in self.fouls)
+        """on_claim: ``victim`` may claim an illegal defence standing in this bout."""
+        return (self.policy == "on_claim" and not self.claimed
+                and any(f[0] != victim for f in self.open_fouls))
 
     # ------------------------------------------------------------------ judging
     def _judge(self, event: Event) -> Verdict:
@@ -333,7 +355,7 @@ class Durak2(Game):
         if judge is None:
             raise BadEventError(
                 f"durak2 has no event {event.kind!r}; its events are shoe, play, beat, take, done, "
-                "transfer, foul, confirm (and undo, fix)")
+                "transfer, foul (and undo, fix)")
         return judge(self, event)
 
     @staticmethod
@@ -358,7 +380,7 @@ class Durak2(Game):
         for c in cs:
             if not c.bit & DECK:
                 raise UnknownCardError(f"{c.code} is not a card of the 36-card Durak deck")
-        if self.phase != PLAY and self.phase != CLAIMS:
+        if self.phase != PLAY:
             raise ActionNotAllowedError(self._phase_message(event), "wrong-phase")
         return seat
 
@@ -370,9 +392,8 @@ class Durak2(Game):
         return f"«{event}»: the players are drawing from the talon; the shoe must deliver first"
 
     def _need_play_phase(self, event: Event) -> None:
-        if self.phase != PLAY:
-            raise ActionNotAllowedError(
-                f"«{event}»: game {self.game_no} is over; only claims (foul/confirm) now", "wrong-phase")
+        if self.phase != PLAY:  # pragma: no cover - _seat_of has refused every other phase
+            raise ActionNotAllowedError(self._phase_message(event), "wrong-phase")
 
     def _in_hand(self, seat: int, c: Card) -> None:
         if not c.bit & self.hands[seat]:
@@ -517,21 +538,14 @@ class Durak2(Game):
         if self.policy != "on_claim":
             raise ActionNotAllowedError(
                 f"claims are for policy on_claim; this table plays policy {self.policy}", "no-claims")
-        if self.phase == CLAIMS and seat != self.claim_queue[0]:
-            raise OutOfTurnError(f"seat {self.claim_queue[0]} decides on their claim first")
+        if self.claimed and seat == self.attacker:
+            raise ActionNotAllowedError(
+                f"seat {seat} has already claimed this bout's illegal defence", "nothing-to-claim")
         if not self._claimable(seat):
             raise ActionNotAllowedError(
-                f"seat {seat} has nothing to claim: seat {1 - seat} made no unclaimed illegal play "
-                f"in game {self.game_no}", "nothing-to-claim")
-        return self._ok(event)
-
-    def _judge_confirm(self, event: Event) -> Verdict:
-        seat = self._seat_of(event, 0)
-        if self.phase != CLAIMS:
-            raise ActionNotAllowedError("nothing to confirm: claims are settled when a game ends",
-                                        "not-allowed-now")
-        if seat != self.claim_queue[0]:
-            raise OutOfTurnError(f"seat {self.claim_queue[0]} decides on their claim first")
+                f"seat {seat} has nothing to claim: no illegal defence by seat {1 - seat} stands in "
+                f"this bout (a claim is made before «бито»; after it the play stands)",
+                "nothing-to-claim")
         return self._ok(event)
 
     # ------------------------------------------------------------------ folding
@@ -584,11 +598,14 @@ class Durak2(Game):
 
     def _start_bout(self) -> None:
         self._clear_table()
+        self.bout += 1
         self.cap = min(MAX_BOUT, self.hands[self.defender].bit_count())
 
     def _foul(self, seat: int, verdict: Verdict) -> None:
-        self.fouls.append([seat, verdict.rule, verdict.message, False])
         self.bout_fouls += 1
+        if verdict.rule not in self.always_retracted:  # the others are taken back at once
+            self.open_fouls.append((seat, verdict.event.cards[0].code, self.bout, verdict.rule,
+                                    verdict.message))
 
     def _do_play(self, event: Event, verdict: Verdict) -> None:
         c = event.cards[0]
@@ -631,6 +648,12 @@ class Durak2(Game):
 
     def _do_done(self, event: Event, verdict: Verdict) -> None:
         a, d = self.attacker, self.defender
+        if self.open_fouls:  # the bout ends: its illegal defences are settled (RULES.md §6)
+            punished = self.policy == "penalize" or self.claimed
+            outcome = (CLAIMED if self.claimed else PENALISED) if punished else LET_GO
+            self.fouls.extend((*f, outcome) for f in self.open_fouls)
+            if punished:
+                self.taking = True  # the defender takes the table instead of «бито»
         if self.taking:
             self.hands[d] |= self.table  # the same attacker attacks again
         else:
@@ -673,46 +696,21 @@ class Durak2(Game):
     def _end_game(self) -> None:
         h0, h1 = self.hands
         self.winner = -1 if not h0 and not h1 else (0 if not h0 else 1)
-        if self.policy == "on_claim":
-            self.claim_queue = [v for v in SEATS if self._claimable(v)]
-            if self.claim_queue:
-                self._enter(CLAIMS)
-                return
         self._close_game()
 
     def _do_foul(self, event: Event, verdict: Verdict) -> None:
-        victim = event.seat
-        for f in self.fouls:
-            if f[0] != victim:
-                f[3] = True
-        if self.phase == CLAIMS:
-            self._next_claim()
-
-    def _do_confirm(self, event: Event, verdict: Verdict) -> None:
-        self._next_claim()
-
-    def _next_claim(self) -> None:
-        self.claim_queue.pop(0)
-        self.claim_queue = [v for v in self.claim_queue if self._claimable(v)]
-        if not self.claim_queue:
-            self._close_game()
+        self.claimed = True
 
     def _close_game(self) -> None:
         winner = self.winner
-        gained = [0, 0]
+        gained = [0, 0]  # no point penalty for illegal plays (RULES.md §6)
         if winner >= 0:
             gained[winner] += 1
-        counted = []
-        for offender, rule, message, claimed in self.fouls:
-            counts = self.policy == "penalize" or (self.policy == "on_claim" and claimed)
-            counted.append((offender, rule, message, counts))
-            if counts:
-                gained[1 - offender] += 1
+        counted = tuple(self.fouls)
         self.points[0] += gained[0]
         self.points[1] += gained[1]
         self.games.append((self.game_no, self.dealer, self.first_attacker, self.first_trump,
-                           self.trump_card, self.redeals, winner, tuple(counted), tuple(gained)))
-        self.claim_queue = []
+                           self.trump_card, self.redeals, winner, counted, tuple(gained)))
         if not self.target or max(self.points) >= self.target:
             self._enter(OVER)
             return
@@ -746,13 +744,12 @@ class Durak2(Game):
                 notes.append(f"seat {1 - winner} is the durak")
             else:
                 notes.append("both players out of cards: a draw, no point [durak-draw]")
-            for offender, rule, message, counts in fouls:
-                if counts:
-                    items.append(ScoreItem(1 - offender, f"foul by seat {offender}: {message}", 1,
-                                           f"foul:{rule}"))
-                else:
-                    notes.append(f"foul by seat {offender} not counted ({self.policy}): {message}")
-            sheet.deals.append(DealScore(number, list(gained), items, notes))
+            illegal = [IllegalPlay(*f) for f in fouls]
+            for f in illegal:
+                if f.outcome != LET_GO:
+                    notes.append(f"bout {f.trick}: seat {f.seat}'s illegal defence ({f.outcome}): "
+                                 f"seat {f.seat} took the table instead of «бито» [illegal-defence]")
+            sheet.deals.append(DealScore(number, list(gained), items, notes, illegal))
         sheet.totals = list(self.points)
         sheet.finished = self.phase == OVER
         p0, p1 = self.points
@@ -788,7 +785,11 @@ class Durak2(Game):
             "discard": self.discard.bit_count(),
             "points": list(self.points),
             "redeals": self.redeals,
-            "fouls": [{"seat": f[0], "rule": f[1], "message": f[2], "claimed": f[3]} for f in self.fouls],
+            "bout": self.bout,
+            "fouls": [{"seat": f[0], "card": f[1], "bout": f[2], "rule": f[3], "message": f[4],
+                       "outcome": f[5]} for f in self.fouls]
+            + [{"seat": f[0], "card": f[1], "bout": f[2], "rule": f[3], "message": f[4],
+                "outcome": CLAIMED if self.claimed else "pending"} for f in self.open_fouls],
         })
         return out
 
@@ -836,7 +837,6 @@ _JUDGES = {
     "done": Durak2._judge_done,
     "transfer": Durak2._judge_transfer,
     "foul": Durak2._judge_foul,
-    "confirm": Durak2._judge_confirm,
 }
 _DOS = {
     SHOE: Durak2._do_shoe,
@@ -846,5 +846,4 @@ _DOS = {
     "done": Durak2._do_done,
     "transfer": Durak2._do_transfer,
     "foul": Durak2._do_foul,
-    "confirm": Durak2._do_confirm,
 }

@@ -138,6 +138,9 @@ class Game(ABC):
     title: ClassVar[str] = ""
     num_seats: ClassVar[int] = 2
     settings_model: ClassVar[type[Settings]] = Settings
+    #: rules whose breach can never stand, whatever the policy: the play must be taken back as
+    #: under ``retract`` (Durak's illegal attack or throw-in, RULES.md §6)
+    always_retracted: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self, settings: Settings | Mapping[str, Any] | None = None, **options: Any) -> None:
         model = type(self).settings_model
@@ -146,7 +149,8 @@ class Game(ABC):
         else:
             base = settings.model_dump() if isinstance(settings, Settings) else dict(settings or {})
             self.settings = model.build({**base, **options})
-        self._retract = self.settings.policy == "retract"
+        # _retract: some illegal play may have to be taken back before anything else is recorded
+        self._retract = self.settings.policy == "retract" or bool(self.always_retracted)
         self.raw_log: list[Event] = []
         self.events: list[Event] = []
         self.verdicts: list[Verdict] = []
@@ -223,7 +227,7 @@ class Game(ABC):
     def legal_actions(self, seat: int | None = None) -> list[Event]:
         if self.is_over:
             return []
-        if self._retract and self.verdicts and not self.verdicts[-1].legal:
+        if self._retract and self._retract_pending() is not None:
             return [UNDO_EVENT]
         if self.expects_shoe:
             return SHOE_EVENTS.of(self._unseen_mask()) if seat is None else []
@@ -470,14 +474,23 @@ class Game(ABC):
     # ----------------------------------------------------------------- policy
     def _retract_pending(self) -> Verdict | None:
         if self._retract and self.verdicts and not self.verdicts[-1].legal:
-            return self.verdicts[-1]
+            last = self.verdicts[-1]
+            if self.settings.policy == "retract" or last.rule in self.always_retracted:
+                return last
         return None
+
+    def must_retract(self, verdict: Verdict) -> bool:
+        """Whether this illegal verdict, once recorded, must be taken back before play goes on."""
+        return not verdict.legal and (self.settings.policy == "retract"
+                                      or verdict.rule in self.always_retracted)
 
     def _check_retract(self) -> None:
         pending = self._retract_pending()
         if pending is not None:
+            why = ("policy retract" if self.settings.policy == "retract"
+                   else "such a play can never stand")
             raise ActionNotAllowedError(
-                f"the illegal play «{pending.event}» must be taken back first (policy retract): "
+                f"the illegal play «{pending.event}» must be taken back first ({why}): "
                 f"{pending.message}", "retract-pending")
 
     # ----------------------------------------------------------------- helpers for games

@@ -14,12 +14,40 @@ class ScoreItem:
     rule: str = ""
 
 
+PENALISED = "penalised"  # the game's penalty applied (policy penalize)
+CLAIMED = "claimed"  # policy on_claim: the victim claimed it, the penalty applied
+LET_GO = "let go"  # policy on_claim: nobody claimed it in time; it stands unpunished
+
+
+@dataclass(slots=True)
+class IllegalPlay:
+    """One illegal play that stood in the log (RULES.md §6: every sheet names each one).
+
+    ``trick`` counts from 1 within the deal (Durak: the bout within the game); ``card`` is a
+    card code, or "" for a play that is not a card (a wrong bid or declaration).
+    """
+
+    seat: int
+    card: str
+    trick: int
+    rule: str
+    message: str
+    outcome: str  # PENALISED, CLAIMED or LET_GO
+
+    def text(self, side_name: str = "") -> str:
+        who = side_name or f"seat {self.seat}"
+        card = f" {self.card}" if self.card else ""
+        return (f"illegal play by {who}:{card} in trick {self.trick}, {self.message} "
+                f"[{self.rule}] — {self.outcome}")
+
+
 @dataclass(slots=True)
 class DealScore:
     number: int
     points: list[int]
     items: list[ScoreItem] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    illegal: list[IllegalPlay] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -46,6 +74,7 @@ class ScoreSheet:
             for it in d.items:
                 out.append(f"        {self.sides[it.side]}: {it.what} {it.points:+d}"
                            + (f"  [{it.rule}]" if it.rule else ""))
+            out.extend(f"        {p.text()}" for p in d.illegal)
             out.extend(f"        note: {n}" for n in d.notes)
         out.append("total " + "  ".join(f"{t:>10}" for t in self.totals))
         if self.result:

@@ -200,7 +200,9 @@ def game_csv(game_id: GameId, ctl: Ctl) -> Response:
     w = csv.writer(buf)
     w.writerow(["deal", *sheet.sides, "items"])
     for d in sheet.deals:
-        items = "; ".join(f"{sheet.sides[i.side]}: {i.what} {i.points:+d}" for i in d.items)
+        items = "; ".join([f"{sheet.sides[i.side]}: {i.what} {i.points:+d}" for i in d.items]
+                          + [p.text(sheet.sides[p.seat] if p.seat < len(sheet.sides) else "")
+                             for p in d.illegal])
         w.writerow([d.number, *d.points, items])
     w.writerow(["total", *sheet.totals, sheet.result])
     return Response(buf.getvalue(), media_type="text/csv; charset=utf-8",

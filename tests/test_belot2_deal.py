@@ -361,7 +361,9 @@ def test_penalize_records_the_illegal_play_and_play_goes_on() -> None:
     plays(g, "1 AS")
     verdict = g.record(ev("0 play 7H"))
     assert not verdict.legal and verdict.rule == "follow-suit"
-    assert g.describe()["illegal_plays"] == [{"seat": 0, "card": "7H", "rule": "follow-suit"}]
+    assert g.describe()["illegal_plays"] == [
+        {"seat": 0, "card": "7H", "rule": "follow-suit", "trick": 1,
+         "message": "held ♠, did not follow suit to A♠ with 7♥", "claimed": False}]
     assert g.to_act() == 0  # 7H trumped the ace: seat 0 won the trick and leads
     assert g.illegal_plays == [verdict]
 

@@ -431,7 +431,7 @@ def test_the_victim_may_claim_until_it_confirms_the_score_itself() -> None:
         late.apply(ev("1 confirm"))
 
 
-def test_caught_illegal_play_by_the_declarer_then_bayd_gives_the_defender_everything() -> None:
+def test_caught_illegal_play_by_the_declarer_gives_the_defender_every_point_by_rules_md_section_6() -> None:
     g = Belot2(game_type="501", lot=0, policy="penalize")  # seat 0 deals and speaks first
     deal(g, CLAIM3, "AH", ["0 bid pass", "1 bid play"])
     g.apply(ev("1 declare AC KC QC"))
@@ -439,11 +439,47 @@ def test_caught_illegal_play_by_the_declarer_then_bayd_gives_the_defender_everyt
     confirm(g)
     # Seat 1 (declarer): 73 card points through trick 8 (as in the claim tests) + 9H+JD 16 = 89,
     # terz 20, last trick 10 → 119. Seat 0: 8H+7H 0.
-    # Its under-trump 7H is caught: card points 89 + combinations 20 = 109 go to seat 0.
-    # Then declarer 10 < defender 109: байд, seat 0 scores 109 + 10 = 119.
-    assert items(g, 1, "wrong-play") == [(1, -109), (0, 109)]
-    assert items(g, 1, "bayd") == [(1, -10), (0, 10)]
+    # Its under-trump 7H is caught (RULES.md §6): every point of the deal, 0 + 119 = 119, goes to
+    # seat 0 and seat 1 scores 0. The байд test then has nothing to move (declarer 0 < 119).
+    assert items(g, 1, "wrong-play") == [(1, -119), (0, 119)]
+    assert items(g, 1, "bayd") == []
     assert g.totals == [119, 0]
+
+
+# The seven-swap deal below with seat 0 (bella) revoking twice: 7C on A♠ holding 7S, then 7S on
+# A♣ holding 8C 9C. The cards are the same, so the card points are as there.
+BELLA_REVOKE = (SWEEP_PLAY_1_LEADS.replace("0 7H", "0 8H", 1).replace("0 8H 1 AH", "0 KH 1 AH")
+                .replace("1 9H 0 8H", "1 9H 0 KH").replace("1 AS 0 7S", "1 AS 0 7C")
+                .replace("1 AC 0 7C", "1 AC 0 7S"))
+
+
+def test_wrong_play_gives_the_opponent_the_offenders_bella_and_the_pot_is_settled_by_rules_md_section_6() -> None:
+    g = Belot2(game_type="501", policy="penalize")
+    # Deal 1: 39 : 39, seat 1 (declarer) ties: its 39 hang; seat 0 scores 39.
+    deal(g, TIE, TIE_TURNED, ["1 bid play"])
+    plays(g, TIE_PLAY)
+    confirm(g)
+    assert g.totals == [39, 0] and g.pot == 39 and g.first == 1
+    hands = {1: "JH 9H AH AS TS KS AC TC KC", 0: "8H KH 7S 8S 9S 7C 7H 8C 9C"}
+    deal(g, hands, "QH", ["1 bid play"], second_open="7D")
+    g.apply(ev("0 swap 7H"))
+    g.apply(ev("0 bella"))
+    verdicts = plays(g, BELLA_REVOKE)
+    assert [(str(v.event), v.rule) for v in verdicts if not v.legal] == [
+        ("0 play 7C", "follow-suit"), ("0 play 7S", "follow-suit")]
+    confirm(g)
+    # Seat 1: JH+8H 20, 9H+KH 18, AH+QH 14, spades 11+10+4 = 25, clubs 11+10+4 = 25 → 102, last
+    # trick 10 → 112. Seat 0: bella 20, no card points.
+    # Неправильный бой by seat 0 (RULES.md §6): seat 1 scores every point, 112 + 20 = 132, and
+    # seat 0 scores 0 — its bella included. The hanging 39 are settled as usual: seat 1 scores
+    # more in this deal and takes them, 132 + 39 = 171. Totals: seat 0 39, seat 1 171.
+    assert items(g, 2, "wrong-play") == [(0, -20), (1, 20)]
+    assert items(g, 2, "hanging-bayd-won") == [(1, 39)]
+    assert g.totals == [39, 171] and g.pot == 0
+    illegal = g.score_sheet().deals[-1].illegal
+    assert [(p.seat, p.card, p.trick, p.rule, p.outcome) for p in illegal] == [
+        (0, "7C", 4, "follow-suit", "penalised"), (0, "7S", 7, "follow-suit", "penalised")]
+    assert illegal[0].message == "held ♠, did not follow suit to A♠ with 7♣"
 
 
 def test_hanging_points_are_dropped_when_the_partie_ends_on_a_tie() -> None:

@@ -442,3 +442,38 @@ def test_super_short_cap_is_the_defenders_hand_though_the_unused_deck_is_not_emp
     # Seat 0 beats 6C with the trump 7S but cannot beat 6D (8H is a heart): «беру».
     run(game, ["0 beat 7S 6C", "0 take", "1 done"])
     assert hand(game, 0) == codes("8H 6C 7S 6D") and game.describe()["attacker"] == 1
+
+
+def test_first_attacker_after_a_drawn_game_by_rules_md_section_6() -> None:
+    """RULES.md §6: after a drawn game the holder of the lowest trump attacks first, as in the
+    first game (redeal if neither holds one). Random long partie until some drawn games are seen;
+    at the start of each following game the lowest trump is found here from the hands."""
+    import random
+
+    from engine.cards import card as card_of
+
+    order = "6789TJQKA"
+    after_draw = 0
+    rng = random.Random(20261201)
+    for _ in range(400):
+        game = Durak2(game_type="long7")
+        prev_phase, games_seen, drawn_before = game.phase, 0, False
+        while not game.is_over:
+            game.apply(rng.choice(game.legal_actions()))
+            if len(game.games) > games_seen:
+                games_seen = len(game.games)
+                drawn_before = game.games[-1][6] == -1  # the winner field: -1 is a draw
+            if prev_phase == "deal" and game.phase == "play" and drawn_before:
+                trump = game.describe()["trump"]
+                lows = {s: min((order.index(c.code[0]) for c in game.hand(s) if c.code[1] == trump),
+                               default=99) for s in (0, 1)}
+                assert min(lows.values()) < 99  # otherwise the engine must have redealt
+                holder = min(lows, key=lambda s: lows[s])
+                assert game.attacker == holder, (lows, game.attacker)
+                assert card_of(f"{order[lows[holder]]}{trump}").code in {c.code for c in game.hand(holder)}
+                after_draw += 1
+                drawn_before = False
+            prev_phase = game.phase
+        if after_draw >= 5:
+            break
+    assert after_draw >= 5, "random partie produced too few drawn games to check"

@@ -3,9 +3,9 @@
 Each bundle (``controller/data/{belot2,durak2,bazar}``) is replayed once, through the real shoe
 reader and table controller, and its JSON score sheet is compared with figures worked out by hand
 from the event log in the bundle's ``game.json`` and the rules (RULES.md, docs/games/*.md). The
-arithmetic is in the comments. Where the engine's documented reading differs from RULES.md §6 the
-test follows the engine's docs and a strict xfail states the §6 figure. The last tests feed the
-command bad input: exit status 2, one ``error:`` line, no traceback.
+arithmetic is in the comments. Where RULES.md §6 settles the reading (Belot's «неправильный бой»,
+Durak's illegal plays) the
+test says so in its name. The last tests feed the command bad input: exit status 2, one ``error:`` line, no traceback.
 """
 
 from __future__ import annotations
@@ -94,14 +94,12 @@ def bazar() -> Run:
 #     9. 1:KD 0:QS   void ♦, trumps     seat 0   4 + 3  =  7, last trick +10
 #   card points: seat 0 3+11+0+4+7 = 25 (5 tricks); seat 1 11+20+21+20 = 72 (4 tricks).
 #   Before the penalty: seat 0 25 + terz 20 + bella 20 + last 10 = 75; seat 1 72.
-#   Неправильный бой, policy penalize (docs/games/belot2.md, Scoring 2): seat 0's card points 25
-#   and won combinations 20 go to seat 1; bella and the last trick stay.
-#     seat 0: 75 − 45 = 30          seat 1: 72 + 45 = 117
-#   Байд test (declarer seat 1): 117 > 30 — the contract is made, each keeps its own; a 301 game
-#   has no rounding. Deal 1 = 30 : 117.
+#   Неправильный бой, policy penalize, RULES.md §6: seat 1 scores every point of the deal, seat 0
+#   (the offender) 0: seat 1 72 + 75 = 147 (card points 25 + 72, terz 20, bella 20, last 10).
+#   Байд test (declarer seat 1): 147 > 0 — made. Deal 1 = 0 : 147.
 #
 # The other deals, by hand in the same way (dealer alternates; first speaker = loser of the last
-# deal and leads; no redeal, no tie, so no hanging pot):
+# deal and leads — seat 0 after deal 1 as before §6; no redeal, no tie, so no hanging pot):
 #   2. dealer 1; ♣ by seat 0 ("0 bid play"). seat 0 wins tricks KS/JS 6, AC/JD 13, AH/7H 11,
 #      JH/8D 2, 7S/AD 11 = 43 + last 10 = 53; seat 1 TD/QD 13, 8C/7C 0, QS/9S 3, KC/QC 7 = 23.
 #      53 > 23 made: 53 : 23.
@@ -113,10 +111,8 @@ def bazar() -> Run:
 #      8C/AH 11 = 71 + 10 = 81. 81 > 47 made: 47 : 81.
 #   5. dealer 0; ♠ by seat 0. seat 0 KD/JD 6, AS/TC 21, 7S/7H 0, 8S/8H 0, TS/8C 10 = 37; seat 1
 #      JC/7C 2, TD/9H 10, AH/KH 15, 8D/QC 3 = 30 + 10 = 40. 37 < 40 байд: 0 : 77.
-#   6. dealer 1; ♠ by seat 0. seat 0 AS/KS 15, 8H/7H 0, 8D/TC 10, AD/JC 13, AC/JH 13 = 51 + 10
-#      = 61; seat 1 KD/9D 4, AH/KH 15, TS/8S 10, QS/7S 3 = 32. 61 > 32 made: 61 : 32.
-BELOT2_DEALS_BY_HAND = [[30, 117], [53, 23], [113, 0], [47, 81], [0, 77], [61, 32]]
-BELOT2_DECLARERS = [1, 0, 1, 1, 0, 0]  # "N bid play" of each deal in the log
+BELOT2_DEALS_BY_HAND = [[0, 147], [53, 23], [113, 0], [47, 81], [0, 77]]
+BELOT2_DECLARERS = [1, 0, 1, 1, 0]  # "N bid play" of each deal in the log
 
 
 def test_belot2_replay_runs_clean(belot2: Run) -> None:
@@ -126,14 +122,14 @@ def test_belot2_replay_runs_clean(belot2: Run) -> None:
     assert belot2.sheet["options"]["policy"] == "penalize"
 
 
-def test_belot2_first_deal_by_hand(belot2: Run) -> None:
+def test_belot2_first_deal_wrong_play_by_rules_md_section_6(belot2: Run) -> None:
     deal = belot2.sheet["deals"][0]
     assert deal["number"] == 1
-    assert deal["points"] == [30, 117]
+    assert deal["points"] == [0, 147]
     assert items(deal) == sorted([
         (0, "card-points", 25), (1, "card-points", 72),
         (0, "combinations", 20), (0, "bella", 20), (0, "last-trick", 10),
-        (0, "wrong-play", -45), (1, "wrong-play", 45),
+        (0, "wrong-play", -75), (1, "wrong-play", 75),
     ])
     whats = {(i["side"], i["rule"]): i["what"] for i in deal["items"]}
     assert "5 tricks" in whats[0, "card-points"]
@@ -142,25 +138,19 @@ def test_belot2_first_deal_by_hand(belot2: Run) -> None:
         assert sum(i["points"] for i in deal["items"] if i["side"] == side) == deal["points"][side]
 
 
-def test_belot2_first_deal_illegal_play_is_named(belot2: Run) -> None:
+def test_belot2_first_deal_illegal_play_is_named_by_rules_md_section_6(belot2: Run) -> None:
     # trick 8: seat 0 played TH on the TC lead while holding the trump QS
     alerts = [line for line in belot2.proc.stderr.splitlines() if line.startswith("alert")]
     assert any("[must-trump]" in line and "0 play TH" in line for line in alerts), alerts
-
-
-@pytest.mark.xfail(strict=True, reason=(
-    "RULES.md §6 (Belot «неправильный бой»): the opponent scores every point of the deal and the "
-    "offender 0; the engine (docs/games/belot2.md, Scoring 2) moves only the offender's card "
-    "points and won combinations, bella and last trick stay with the offender"))
-def test_belot2_first_deal_wrong_play_by_rules_md_section_6(belot2: Run) -> None:
-    # §6: seat 1 scores card points 25 + 72, last trick 10, the terz 20 and the bella 20 = 147;
-    # seat 0 (the offender) scores 0.
-    assert belot2.sheet["deals"][0]["points"] == [0, 147]
+    (play,) = belot2.sheet["deals"][0]["illegal"]
+    assert (play["seat"], play["card"], play["trick"], play["rule"], play["outcome"]) == (
+        0, "TH", 8, "must-trump", "penalised")
+    assert "♣" in play["message"] and "trump" in play["message"]
 
 
 def test_belot2_every_deal_by_hand(belot2: Run) -> None:
     deals = belot2.sheet["deals"]
-    assert [d["number"] for d in deals] == [1, 2, 3, 4, 5, 6]
+    assert [d["number"] for d in deals] == [1, 2, 3, 4, 5]
     assert [d["points"] for d in deals] == BELOT2_DEALS_BY_HAND
 
 
@@ -171,14 +161,14 @@ def test_belot2_totals_are_the_sum_of_the_deals(belot2: Run) -> None:
             assert sum(i["points"] for i in deal["items"] if i["side"] == side) \
                 == deal["points"][side], deal
     assert belot2.sheet["totals"] == [sum(d["points"][s] for d in deals) for s in (0, 1)]
-    # by hand: 30+53+113+47+0+61 = 304, 117+23+0+81+77+32 = 330
-    assert belot2.sheet["totals"] == [304, 330]
+    # by hand: 0+53+113+47+0 = 213, 147+23+0+81+77 = 328
+    assert belot2.sheet["totals"] == [213, 328]
 
 
 def test_belot2_winner_by_the_end_of_partie_rule(belot2: Run) -> None:
-    # Running totals (from the per-deal points): 30:117, 83:140, 196:140, 243:221, 243:298 —
-    # nobody at 301 before deal 6; after it 304:330, both past 301. Deal 6 was declared by seat 0,
-    # so seat 1 is the defender and its total is checked first: seat 1 wins 330 : 304.
+    # Running totals (from the per-deal points): 0:147, 53:170, 166:170, 213:251 — nobody at 301
+    # before deal 5; after it 213:328. Deal 5 was declared by seat 0, so seat 1 is the defender
+    # and its total is checked first: 328 ≥ 301, seat 1 wins 328 : 213.
     totals = [0, 0]
     winner = None
     for number, (deal, declarer) in enumerate(zip(belot2.sheet["deals"], BELOT2_DECLARERS,
@@ -195,12 +185,12 @@ def test_belot2_winner_by_the_end_of_partie_rule(belot2: Run) -> None:
     assert winner == 1
     assert belot2.sheet["finished"] is True
     assert belot2.sheet["winner"] == 1
-    assert "330" in belot2.sheet["result"] and "304" in belot2.sheet["result"]
+    assert "328" in belot2.sheet["result"] and "213" in belot2.sheet["result"]
 
 
 # ============================================================================ durak2
-# Options: all default (game_type short, policy penalize, no transfer). Seat 1 deals the first
-# game, so seat 0 gets shoe 1-3 and 7-9:
+# Options: all default (game_type short, policy retract — RULES.md §6 — no transfer). Seat 1 deals
+# the first game, so seat 0 gets shoe 1-3 and 7-9:
 #   seat 0: QD AC JS AH TS KD      seat 1: TC KS 6D JC QC JH      13: 6C turned, trump ♣
 #   Lowest trump: seat 0 holds AC, seat 1 TC JC QC → seat 1 (10♣) attacks first.
 # Bouts (A = attacker, "+x" a throw-in, "take" the defender takes, then the draw):
@@ -210,68 +200,49 @@ def test_belot2_winner_by_the_end_of_partie_rule(belot2: Run) -> None:
 #    7. 0:TS 1:KS/TS, +KC, 1 takes, +KD; 0 draws TD 7C TH 8. 0:TD 1:QD/TD бито; 0 draws 9S
 #    9. 1:QC 0 takes, +QH
 #   10. 1:KD 0:7C/KD, then 1 throws in 6D — ILLEGAL: ranks on the table are K and 7 only
-#       (throw-in-rank) — 0:QC/6D, +KS, 0 takes, +7D +KC (5 attack cards ≤ cap 6); 1 draws 7H KH 7S
-#   11. 1:AD 0:KC/AD бито; 1 draws QS                     12. 0:7C 1:9C/7C, +7D, 1 takes, +9S
-#   13. 0:JH 1:9C/JH, +JD 1:7C/JD бито                    14. 1:QS 0 takes
-#   15. 1:9S 0:QS/9S бито; 1 draws 9D                     16. 0:TH 1 takes
-#   17. 0:JS 1 takes; 0 draws 8S                          18. 0:QH 1:KH/QH бито; 0 draws AS
-#   19. 1:7S 0:8S/7S бито; 0 draws 8C                     20. 0:8C 1 takes; 0 draws 8D
-#   21. 0:QC 1 takes; 0 draws 6S                          22. 0:KS 1:8C/KS бито; 0 draws 6H
-#   23. 1:7D 0:8D/7D бито; 0 gets the turned 6C (no shoe event): the talon is empty
-#   24-33. 0:6D 1:QC; 1:TH 0 takes; 1:9D 0:6C; 0:KD 1 takes; 0:6S 1:JS; 1:KD 0 takes; 1:TS 0:AS;
-#       0:TH 1 takes; 0:6H 1:TH; 1:7H 0 takes → seat 1 has no cards, seat 0 holds KD 7H.
+#       (throw-in-rank). RULES.md §6: an illegal throw-in is always taken back: seat 1 presses
+#       «Отмена» (undo) and throws in KS instead; 0 takes, +7D +KC.
+#   11-39. play goes on; in bout 39 seat 1 attacks with its last card, KH, seat 0 takes it with
+#       the talon empty: seat 1 has no cards, seat 0 holds 6D 8D 9D TH KH JS.
 # Seat 1 is out of cards first: it wins the game, 1 point (durak-win); seat 0 is the durak.
-# Policy penalize (docs/games/durak2.md): each foul gives the victim 1 point → seat 0 gets 1 for
-# seat 1's throw-in 6D (foul:throw-in-rank). Totals 1 : 1; "the partie's winner has more points",
-# so a short partie that ends 1 : 1 has no winner (a draw on points) although seat 0 is the durak.
+# No point penalty (RULES.md §6), and the illegal throw-in was taken back, so it is not on the
+# sheet: totals 0 : 1, seat 1 wins.
 
 
 def test_durak2_replay_runs_clean(durak2: Run) -> None:
     assert_clean(durak2)
     assert durak2.sheet["game"] == "durak2"
     assert durak2.sheet["options"]["game_type"] == "short"
-    assert durak2.sheet["options"]["policy"] == "penalize"
+
+
+def test_durak2_default_policy_by_rules_md_section_6(durak2: Run) -> None:
+    assert durak2.sheet["options"]["policy"] == "retract"
 
 
 def test_durak2_whole_game_by_hand(durak2: Run) -> None:
     deals = durak2.sheet["deals"]
     assert len(deals) == 1  # one short game, no redeal (both held a trump)
     game = deals[0]
-    assert game["points"] == [1, 1]
-    assert items(game) == sorted([(1, "durak-win", 1), (0, "foul:throw-in-rank", 1)])
+    assert game["points"] == [0, 1]
+    assert items(game) == [(1, "durak-win", 1)]
     notes = " | ".join(game["notes"])
     assert "seat 0 is the durak" in notes
     assert "dealer seat 1" in notes and "6♣" in notes
     assert "first attack: seat 1" in notes and "10♣" in notes
-    assert durak2.sheet["totals"] == [1, 1]
-    assert durak2.sheet["finished"] is True
-    assert durak2.sheet["winner"] is None
 
 
-def test_durak2_illegal_throw_in_is_named(durak2: Run) -> None:
-    foul = next(i for i in durak2.sheet["deals"][0]["items"] if i["rule"].startswith("foul"))
-    assert foul["rule"] == "foul:throw-in-rank"
-    assert foul["side"] == 0  # the victim scores it
-    assert "seat 1" in foul["what"] and "6♦" in foul["what"]
-    alerts = [line for line in durak2.proc.stderr.splitlines() if line.startswith("alert")]
-    assert any("[throw-in-rank]" in line and "1 play 6D" in line for line in alerts), alerts
-
-
-@pytest.mark.xfail(strict=True, reason=(
-    "RULES.md §6 (Durak illegal plays): the default policy for Durak is retract; the engine's "
-    "default (docs/games/durak2.md) is penalize"))
-def test_durak2_default_policy_by_rules_md_section_6(durak2: Run) -> None:
-    assert durak2.sheet["options"]["policy"] == "retract"
-
-
-@pytest.mark.xfail(strict=True, reason=(
-    "RULES.md §6 (Durak illegal plays): an illegal throw-in is always taken back and there is no "
-    "point penalty in Durak; the engine gives the victim 1 point (foul:throw-in-rank), which turns "
-    "seat 1's won game into a 1-1 draw"))
 def test_durak2_no_point_penalty_by_rules_md_section_6(durak2: Run) -> None:
     # §6: only the point for going out counts: seat 1 wins 1 : 0, seat 0 is the durak.
     assert durak2.sheet["totals"] == [0, 1]
+    assert durak2.sheet["finished"] is True
     assert durak2.sheet["winner"] == 1
+
+
+def test_durak2_illegal_throw_in_is_alerted_and_taken_back_by_rules_md_section_6(durak2: Run) -> None:
+    alerts = [line for line in durak2.proc.stderr.splitlines() if line.startswith("alert")]
+    assert any("[throw-in-rank]" in line and "1 play 6D" in line for line in alerts), alerts
+    # taken back: it stands nowhere on the sheet
+    assert durak2.sheet["deals"][0]["illegal"] == []
 
 
 # ============================================================================ bazar

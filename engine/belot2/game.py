@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from engine.belot2.scoring import DealResult, score_deal
+from engine.belot2.scoring import DealResult, illegal_plays, score_deal
 from engine.belot2.settings import OPEN_BONUS, TARGETS, Belot2Settings
 from engine.belot2.tables import (
     BELLA,
@@ -56,7 +56,7 @@ from engine.errors import (
 )
 from engine.events import UNDO, Event, card_event
 from engine.game import Game
-from engine.scoresheet import DealScore, ScoreItem, ScoreSheet
+from engine.scoresheet import DealScore, IllegalPlay, ScoreItem, ScoreSheet
 from engine.verdict import Verdict
 
 # Phases of a deal.
@@ -102,8 +102,9 @@ class Belot2(Game):
         if self._bonus:
             self.totals[self._proposer] = self._bonus
         self.pot = 0  # висячий байд: points waiting for the next deal's higher scorer
+        # (number, points, items, notes, illegal plays as IllegalPlay fields)
         self.deals: list[tuple[int, tuple[int, int], tuple[tuple[int, str, int, str], ...],
-                               tuple[str, ...]]] = []
+                               tuple[str, ...], tuple[tuple[int, str, int, str, str, str], ...]]] = []
         self.is_over = False
         self.winner: int | None = None
         self.result = ""
@@ -135,8 +136,9 @@ class Belot2(Game):
         self.won = [0, 0]
         self.ntricks = 0
         self.last_trick = -1
-        self.fouls: list[tuple[int, int, str]] = []          # (seat, card index, rule) this deal
-        self.fouls_claimed: list[tuple[int, int, str]] = []
+        # (seat, card index, rule, trick, message) of each illegal play this deal
+        self.fouls: list[tuple[int, int, str, int, str]] = []
+        self.fouls_claimed: list[tuple[int, int, str, int, str]] = []
         self.claimant = -1
         self.confirmed = [False, False]      # scoring phase: who accepted the score
 
@@ -208,10 +210,11 @@ class Belot2(Game):
             out = [_CONFIRMS[s] for s in ((0, 1) if seat is None else (seat,))
                    if not self.confirmed[s]]
             if self._policy == "on_claim":
-                for s, idx, rule in self.fouls:
-                    if ((s, idx, rule) not in self.fouls_claimed and seat in (None, 1 - s)
+                for f in self.fouls:
+                    s = f[0]
+                    if (f not in self.fouls_claimed and seat in (None, 1 - s)
                             and not self.confirmed[1 - s]):
-                        out.append(card_event("foul", 1 - s, BY_INDEX[idx]))
+                        out.append(card_event("foul", 1 - s, BY_INDEX[f[1]]))
             return out
         return []
 
@@ -540,7 +543,7 @@ class Belot2(Game):
     def _redeal(self) -> None:
         self.deals.append((self.deal_no, (0, 0), (), (
             f"redeal: both players passed twice (turned {BY_INDEX[self.turned].pretty()}); "
-            f"the first word passes to seat {1 - self.first}",)))
+            f"the first word passes to seat {1 - self.first}",), ()))
         self.deal_no += 1
         self.dealer = 1 - self.dealer
         self.first = 1 - self.first
@@ -554,7 +557,7 @@ class Belot2(Game):
         self.played[seat] |= bit
         self.nplayed[seat] += 1
         if not verdict.legal:
-            self.fouls.append((seat, c.index, verdict.rule))
+            self.fouls.append((seat, c.index, verdict.rule, self.nplayed[seat], verdict.message))
         lead = self.lead
         if lead < 0:
             self.lead = c.index
@@ -640,7 +643,8 @@ class Belot2(Game):
             if winner is not None and self.pot:
                 notes.append(f"the hanging {self.pot} points are dropped: the partie is over")
                 self.pot = 0
-        self.deals.append((self.deal_no, (pts[0], pts[1]), tuple(r.items), tuple(notes)))
+        self.deals.append((self.deal_no, (pts[0], pts[1]), tuple(r.items), tuple(notes),
+                           illegal_plays(self)))
         if winner is not None:
             self._finish(winner, r)
             return
@@ -685,8 +689,9 @@ class Belot2(Game):
                                    [ScoreItem(self._proposer, "open-cards bonus (plays every deal "
                                               "with open cards)", self._bonus, "open-cards-bonus")],
                                    ["before the first deal"]))
-        for number, pts, items, notes in self.deals:
-            deals.append(DealScore(number, list(pts), [ScoreItem(*i) for i in items], list(notes)))
+        for number, pts, items, notes, illegal in self.deals:
+            deals.append(DealScore(number, list(pts), [ScoreItem(*i) for i in items], list(notes),
+                                   [IllegalPlay(*f) for f in illegal]))
         return ScoreSheet(
             game=self.name,
             sides=["seat 0", "seat 1"],
@@ -723,7 +728,9 @@ class Belot2(Game):
             declared=[{"seat": s, "cards": [c.code for c in cards_of(m)], "length": ln}
                       for s, m, ln, _t, _s in self.declared],
             bella=[s for s in (0, 1) if self.bella[s]],
-            illegal_plays=[{"seat": s, "card": BY_INDEX[i].code, "rule": r} for s, i, r in self.fouls],
+            illegal_plays=[{"seat": s, "card": BY_INDEX[i].code, "rule": r, "trick": t, "message": m,
+                            "claimed": (s, i, r, t, m) in self.fouls_claimed}
+                           for s, i, r, t, m in self.fouls],
             totals=list(self.totals),
             hanging=self.pot,
             target=self._target or None,
@@ -767,7 +774,7 @@ class Belot2(Game):
             if mask & ~(self.hands[s] | self.played[s]):
                 out.append(f"seat {s} declared {pretty(mask)} but never held it")
         expected = [self._bonus if s == self._proposer else 0 for s in (0, 1)]
-        for _n, pts, _i, _notes in self.deals:
+        for _n, pts, _i, _notes, _illegal in self.deals:
             expected[0] += pts[0]
             expected[1] += pts[1]
         if expected != self.totals:

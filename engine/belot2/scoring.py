@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from engine.belot2.tables import combination_name, combination_value, run_text
+from engine.cards import BY_INDEX
+from engine.scoresheet import CLAIMED, LET_GO, PENALISED
 
 if TYPE_CHECKING:
     from engine.belot2.game import Belot2
@@ -48,8 +50,21 @@ def combination_winner(game: Belot2) -> int | None:
 def caught_offenders(game: Belot2) -> list[int]:
     """Seats whose illegal play counts: every one under penalize, the claimed ones under on_claim."""
     if game._policy == "on_claim":
-        return sorted({seat for seat, _card, _rule in game.fouls_claimed})
-    return sorted({seat for seat, _card, _rule in game.fouls})
+        return sorted({f[0] for f in game.fouls_claimed})
+    return sorted({f[0] for f in game.fouls})
+
+
+def illegal_plays(game: Belot2) -> tuple[tuple[int, str, int, str, str, str], ...]:
+    """Every illegal play of the deal with its outcome, as :class:`IllegalPlay` fields."""
+    out = []
+    for f in game.fouls:
+        seat, idx, rule, trick, message = f
+        if game._policy == "on_claim":
+            outcome = CLAIMED if f in game.fouls_claimed else LET_GO
+        else:
+            outcome = PENALISED
+        out.append((seat, BY_INDEX[idx].code, trick, rule, message, outcome))
+    return tuple(out)
 
 
 def score_deal(game: Belot2) -> DealResult:
@@ -84,17 +99,26 @@ def score_deal(game: Belot2) -> DealResult:
         items.append((game.last_trick, "last trick", 10, "last-trick"))
     pts = [card_pts[s] + combo[s] + bella[s] + last[s] for s in (0, 1)]
 
-    # Неправильный бой: «байд с картами» — the offender's card points and won combinations go over.
+    # Неправильный бой (RULES.md §6): the opponent scores every point of the deal — both sides'
+    # card points, the last trick, the combinations that scored, either side's bella — and the
+    # offender 0. Should both seats be caught, each scores 0 (neither is an innocent opponent).
     offenders = caught_offenders(game)
-    moved = [card_pts[s] + combo[s] if s in offenders else 0 for s in (0, 1)]
-    for s in offenders:
+    if len(offenders) == 1:
+        s = offenders[0]
         o = 1 - s
-        pts[s] -= moved[s]
-        pts[o] += moved[s]
-        items.append((s, f"неправильный бой: card points {card_pts[s]} + combinations {combo[s]} "
-                         f"go to seat {o}", -moved[s], "wrong-play"))
-        items.append((o, f"неправильный бой of seat {s}: its card points and combinations",
-                      moved[s], "wrong-play"))
+        parts = (f"card points {card_pts[s]}, combinations {combo[s]}, bella {bella[s]}, "
+                 f"last trick {last[s]}")
+        items.append((s, f"неправильный бой: all {pts[s]} points of seat {s} ({parts}) go to "
+                         f"seat {o}", -pts[s], "wrong-play"))
+        items.append((o, f"неправильный бой of seat {s}: every point of the deal, "
+                         f"{pts[o]} + {pts[s]} = {pts[o] + pts[s]}", pts[s], "wrong-play"))
+        pts[o] += pts[s]
+        pts[s] = 0
+    elif offenders:
+        for s in (0, 1):
+            items.append((s, f"неправильный бой by both seats: seat {s} scores 0 of its {pts[s]}",
+                          -pts[s], "wrong-play"))
+        pts = [0, 0]
 
     result = DealResult(points=pts, items=items, notes=notes, pot=game.pot)
     decl, dfd = game.declarer, 1 - game.declarer
@@ -127,11 +151,14 @@ def score_deal(game: Belot2) -> DealResult:
         result.winner = decl if result.short_stakes > 0 else dfd
         return result
     if pts[decl] < pts[dfd]:
-        items.append((decl, f"байд: declarer {pts[decl]} < defender {pts[dfd]}, points go to the "
-                            "defender", -pts[decl], "bayd"))
-        items.append((dfd, f"байд: the declarer's {pts[decl]}", pts[decl], "bayd"))
-        pts[dfd] += pts[decl]
-        pts[decl] = 0
+        if decl in offenders:  # it has scored 0 already: the байд has nothing to move
+            notes.append(f"байд: the declarer's неправильный бой left it 0 < {pts[dfd]}")
+        else:
+            items.append((decl, f"байд: declarer {pts[decl]} < defender {pts[dfd]}, points go to "
+                                "the defender", -pts[decl], "bayd"))
+            items.append((dfd, f"байд: the declarer's {pts[decl]}", pts[decl], "bayd"))
+            pts[dfd] += pts[decl]
+            pts[decl] = 0
     elif pts[decl] == pts[dfd]:
         items.append((decl, f"висячий байд: declarer {pts[decl]} = defender {pts[dfd]}, the "
                             "declarer's points hang", -pts[decl], "hanging-bayd"))

@@ -32,6 +32,8 @@
         ((g.clips || []).includes(d.number) ? ` · <a href="/api/games/${g.id}/deals/${d.number}/clip">${esc(T.footage)}</a>` : "") +
         "</td></tr>").join("") +
       `<tr><th>${esc(T.total)}</th>` + s.totals.map((t) => `<th>${t}</th>`).join("") + "</tr>";
-    $("notes").textContent = s.deals.map((d) => `${d.number}: ` + d.items.map((i) => `${s.sides[i.side]} ${i.what} ${i.points > 0 ? "+" : ""}${i.points}`).concat(d.notes).join("; ")).join("\n") + (s.result ? "\n" + s.result : "");
+    $("notes").textContent = s.deals.map((d) => `${d.number}: ` + d.items.map((i) => `${s.sides[i.side]} ${i.what} ${i.points > 0 ? "+" : ""}${i.points}`)
+      .concat((d.illegal || []).map((f) => `${T.illegal}: ${s.sides[f.seat] || f.seat} ${f.card} (${f.trick}) — ${f.message} [${f.rule}], ${f.outcome}`))
+      .concat(d.notes).join("; ")).join("\n") + (s.result ? "\n" + s.result : "");
   });
 })();
