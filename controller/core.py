@@ -356,7 +356,9 @@ class _Work:
             return False
         self.events.append(str(event))
         if not verdict.legal:
-            self.alert(verdict.rule, f"seat {event.seat}: {event} — {verdict.message}",
+            back = (" — it cannot stand: take the card back and press «Отмена»"
+                    if self.game.must_retract(verdict) else "")
+            self.alert(verdict.rule, f"seat {event.seat}: {event} — {verdict.message}{back}",
                        event.seat, level="illegal")
         if is_play:
             trick_after = current_trick(self.game)

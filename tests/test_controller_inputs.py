@@ -366,3 +366,22 @@ def test_a_joker_waits_for_its_mode_before_the_next_card(tmp_path: Path) -> None
     assert c.public_state()["cursor"]["showing"] == ways[-1]
     c.submit(Button(seat=seat, button="confirm"))
     assert str(c.game.raw_log[-1]) == ways[-1]
+
+
+def test_durak_illegal_throw_in_must_be_taken_back_under_penalize_by_rules_md_section_6(tmp_path: Path) -> None:
+    """RULES.md §6: in Durak an illegal throw-in can never stand, whatever the policy: the alert
+    says to take the card back, nothing else is accepted, and «Отмена» restores the table."""
+    c = Controller(GameLog(tmp_path / "t.sqlite"))
+    c.new_game("durak2", {"policy": "penalize"}, ["A", "B"])
+    for code in "6C 6D 6H 8C 8D 8H 6S 7C 7D 7S 9C 9D 8S".split():  # seat 0 attacks (lowest trump 6S)
+        assert c.submit(ShoeCard(card=code)).accepted
+    c.submit(Placed(seat=0, card="6C"))
+    c.submit(Placed(seat=1, card="8C", covers="6C"))
+    before = c.game.snapshot()
+    reply = c.submit(Placed(seat=0, card="7C"))  # no seven on the table: throw-in-rank
+    (alert,) = reply.alerts
+    assert alert.rule == "throw-in-rank" and alert.level == "illegal"
+    assert "take the card back" in alert.message
+    refused_cleanly(c, Button(seat=1, button="take"), "button-not-allowed")
+    assert c.submit(Button(seat=0, button="undo")).accepted
+    assert c.game.snapshot() == before
