@@ -28,6 +28,7 @@ its legal Verdict, and the lists of legal events for a hand are looked up per su
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Any, Literal
 
 from pydantic import Field
@@ -41,7 +42,7 @@ from engine.errors import (
     UnknownCardError,
 )
 from engine.events import SHOE, UNDO, Event, card_event
-from engine.game import Game
+from engine.game import Game, fold, judge
 from engine.scoresheet import (
     CLAIMED,
     LET_GO,
@@ -167,11 +168,14 @@ RANK_WORDS = ("six", "seven", "eight", "nine", "ten", "jack", "queen", "king", "
 DEAL_TO_DEALER = (0, 0, 0, 1, 1, 1, 0, 0, 0, 1, 1, 1)
 DEAL_CARDS = 12
 
-# phases
-DEAL = "deal"  # cards out of the shoe to the hands and the turned trump
-PLAY = "play"  # a bout is on
-DRAW = "draw"  # the shoe owes cards to the players after a bout
-OVER = "over"  # the partie is over
+class Phase(StrEnum):
+    DEAL = "deal"  # cards out of the shoe to the hands and the turned trump
+    PLAY = "play"  # a bout is on
+    DRAW = "draw"  # the shoe owes cards to the players after a bout
+    OVER = "over"  # the partie is over
+
+
+DEAL, PLAY, DRAW, OVER = Phase.DEAL, Phase.PLAY, Phase.DRAW, Phase.OVER
 
 
 class Durak2(Game):
@@ -179,6 +183,7 @@ class Durak2(Game):
     title = "Durak for two (подкидной дурак)"
     num_seats = 2
     settings_model = Durak2Settings
+    Phase = Phase
     # RULES.md §6: an illegal attack, throw-in (or transfer, which lays an attacking card) is
     # never a play that can stand
     always_retracted = frozenset({"throw-in-rank", "bout-cap", "transfer", "transfer-cap"})
@@ -190,7 +195,6 @@ class Durak2(Game):
         self.super_short: bool = s.game_type == "super_short"
         self.target: int = TARGETS.get(s.game_type, 0)
         self.transfer_on: bool = s.transfer
-        self.policy: str = s.policy
         self.points = [0, 0]
         self.games: list[tuple[Any, ...]] = []  # finished games, see _close_game
         self.game_no = 1
@@ -244,7 +248,7 @@ class Durak2(Game):
     expects_shoe: bool = True
     is_over: bool = False
 
-    def _enter(self, phase: str) -> None:
+    def _enter(self, phase: Phase) -> None:
         self.phase = phase
         self.expects_shoe = phase in (DEAL, DRAW)
         self.is_over = phase == OVER
@@ -351,12 +355,7 @@ class Durak2(Game):
                         return v
                 elif kind == "take" and seat == self.defender and not self.taking and self.unbeaten:
                     return v
-        judge = _JUDGES.get(event.kind)
-        if judge is None:
-            raise BadEventError(
-                f"durak2 has no event {event.kind!r}; its events are shoe, play, beat, take, done, "
-                "transfer, foul (and undo, fix)")
-        return judge(self, event)
+        return super()._judge(event)
 
     @staticmethod
     def _ok(event: Event) -> Verdict:
@@ -412,6 +411,7 @@ class Durak2(Game):
             return "the turned trump card under the talon"
         return "not out of the shoe yet"
 
+    @judge("shoe")
     def _judge_shoe(self, event: Event) -> Verdict:
         if event.seat is not None or event.arg or len(event.cards) != 1:
             if event.arg and not event.cards:
@@ -427,6 +427,7 @@ class Durak2(Game):
         self._shoe_card(event, self.seen)
         return self._ok(event)
 
+    @judge("play")
     def _judge_play(self, event: Event) -> Verdict:
         seat = self._seat_of(event, 1)
         self._need_play_phase(event)
@@ -455,6 +456,7 @@ class Durak2(Game):
         return (f"{c.pretty()} would be card {n + 1} of the bout: seat {self.defender} held "
                 f"{self.cap} card(s) when the bout began, so at most {self.cap}")
 
+    @judge("beat")
     def _judge_beat(self, event: Event) -> Verdict:
         seat = self._seat_of(event, 2)
         self._need_play_phase(event)
@@ -481,6 +483,7 @@ class Durak2(Game):
                    f"{SUIT_NAMES[a.suit][:-1]} nor a trump")
         return Verdict(event, False, "beat", msg)
 
+    @judge("take")
     def _judge_take(self, event: Event) -> Verdict:
         seat = self._seat_of(event, 0)
         self._need_play_phase(event)
@@ -495,6 +498,7 @@ class Durak2(Game):
                 "nothing-to-take")
         return self._ok(event)
 
+    @judge("done")
     def _judge_done(self, event: Event) -> Verdict:
         seat = self._seat_of(event, 0)
         self._need_play_phase(event)
@@ -508,6 +512,7 @@ class Durak2(Game):
                 f"not everything is beaten yet: seat {self.defender} beats or takes first", "not-beaten")
         return self._ok(event)
 
+    @judge("transfer")
     def _judge_transfer(self, event: Event) -> Verdict:
         seat = self._seat_of(event, 1)
         if not self.transfer_on:
@@ -533,6 +538,7 @@ class Durak2(Game):
                            f"seat {self.attacker} would face {len(self.attack) + 1} cards but can face at most {room}")
         return self._ok(event)
 
+    @judge("foul")
     def _judge_foul(self, event: Event) -> Verdict:
         seat = self._seat_of(event, 0)
         if self.policy != "on_claim":
@@ -549,9 +555,7 @@ class Durak2(Game):
         return self._ok(event)
 
     # ------------------------------------------------------------------ folding
-    def _do(self, event: Event, verdict: Verdict) -> None:
-        _DOS[event.kind](self, event, verdict)
-
+    @fold("shoe")
     def _do_shoe(self, event: Event, verdict: Verdict) -> None:
         bit = event.cards[0].bit
         self.seen |= bit
@@ -607,6 +611,7 @@ class Durak2(Game):
             self.open_fouls.append((seat, verdict.event.cards[0].code, self.bout, verdict.rule,
                                     verdict.message))
 
+    @fold("play")
     def _do_play(self, event: Event, verdict: Verdict) -> None:
         c = event.cards[0]
         bit = c.bit
@@ -619,6 +624,7 @@ class Durak2(Game):
         if not verdict.legal:
             self._foul(event.seat, verdict)  # type: ignore[arg-type]
 
+    @fold("beat")
     def _do_beat(self, event: Event, verdict: Verdict) -> None:
         d, a = event.cards
         self.hands[event.seat] ^= d.bit  # type: ignore[index]
@@ -629,9 +635,11 @@ class Durak2(Game):
         if not verdict.legal:
             self._foul(event.seat, verdict)  # type: ignore[arg-type]
 
+    @fold("take")
     def _do_take(self, event: Event, verdict: Verdict) -> None:
         self.taking = True
 
+    @fold("transfer")
     def _do_transfer(self, event: Event, verdict: Verdict) -> None:
         c = event.cards[0]
         seat: int = event.seat  # type: ignore[assignment]
@@ -646,6 +654,7 @@ class Durak2(Game):
         if not verdict.legal:
             self._foul(seat, verdict)
 
+    @fold("done")
     def _do_done(self, event: Event, verdict: Verdict) -> None:
         a, d = self.attacker, self.defender
         if self.open_fouls:  # the bout ends: its illegal defences are settled (RULES.md §6)
@@ -698,6 +707,7 @@ class Durak2(Game):
         self.winner = -1 if not h0 and not h1 else (0 if not h0 else 1)
         self._close_game()
 
+    @fold("foul")
     def _do_foul(self, event: Event, verdict: Verdict) -> None:
         self.claimed = True
 
@@ -827,23 +837,3 @@ def mask_of_indices(indices: Any) -> int:
     for i in indices:
         m |= 1 << i
     return m
-
-
-_JUDGES = {
-    SHOE: Durak2._judge_shoe,
-    "play": Durak2._judge_play,
-    "beat": Durak2._judge_beat,
-    "take": Durak2._judge_take,
-    "done": Durak2._judge_done,
-    "transfer": Durak2._judge_transfer,
-    "foul": Durak2._judge_foul,
-}
-_DOS = {
-    SHOE: Durak2._do_shoe,
-    "play": Durak2._do_play,
-    "beat": Durak2._do_beat,
-    "take": Durak2._do_take,
-    "done": Durak2._do_done,
-    "transfer": Durak2._do_transfer,
-    "foul": Durak2._do_foul,
-}

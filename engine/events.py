@@ -126,27 +126,31 @@ def card_event(kind: str, seat: int | None, c: Card, arg: str = "") -> Event:
 
 
 class CardEvents:
-    """The interned events of one kind and seat for every card, listed for a hand mask.
+    """The interned events of one kind, seat and argument for every card, listed for a mask.
 
-    Legal-move generation runs once per event of every random playout, so the list for a mask is
-    built from five precomputed byte tables instead of a loop over its bits.
+    The one card-event table of the engine, whatever the deck: legal-move generation runs once
+    per event of every random playout, so the list for a hand mask is four lookups in per-suit
+    tables of every 9-bit pattern (a card's index is suit × 9 + rank, 6 to ace), plus the jokers
+    when the mask holds any. A 32-card deck simply never sets a suit's lowest bit.
     """
 
-    __slots__ = ("by_index", "tables")
+    __slots__ = ("by_index", "suits")
 
     def __init__(self, kind: str, seat: int | None = None, arg: str = "") -> None:
         self.by_index: tuple[Event, ...] = tuple(card_event(kind, seat, c, arg) for c in ALL_CARDS)
-        n = len(self.by_index)
-        self.tables = tuple(
-            tuple(tuple(self.by_index[8 * k + j] for j in range(8) if b >> j & 1 and 8 * k + j < n)
-                  for b in range(256))
-            for k in range(5))
+        self.suits = tuple(
+            tuple(tuple(self.by_index[s * 9 + r] for r in range(9) if pattern >> r & 1)
+                  for pattern in range(512))
+            for s in range(4))
 
     def of(self, mask: int) -> list[Event]:
         """The events of the cards in ``mask``, in card-index order."""
-        t = self.tables
-        return [*t[0][mask & 255], *t[1][mask >> 8 & 255], *t[2][mask >> 16 & 255],
-                *t[3][mask >> 24 & 255], *t[4][mask >> 32 & 255]]
+        t = self.suits
+        out = [*t[0][mask & 511], *t[1][mask >> 9 & 511], *t[2][mask >> 18 & 511],
+               *t[3][mask >> 27 & 511]]
+        if mask >> 36:
+            out += [e for i, e in enumerate(self.by_index[36:], start=36) if mask >> i & 1]
+        return out
 
     def __getitem__(self, index: int) -> Event:
         return self.by_index[index]

@@ -21,9 +21,13 @@ Things that cannot physically happen, or that a panel can refuse before they hap
 card, a card dealt twice, acting out of turn, a card not in the hand, a bid not allowed now)
 raise an :class:`EngineError` and leave the state and the log exactly as they were.
 
-Subclasses implement ``_new_state``, ``_judge`` (check, never mutate), ``_do`` (mutate),
-``to_act``, ``expects_shoe``, ``_unseen_mask``, ``_legal``, ``is_over`` and ``score_sheet``, and keep
-all their state in plain attributes so that ``snapshot()`` can compare two games.
+A game is written by filling in the same few places (docs/engine.md, "Adding a game"):
+``settings_model``, ``_new_state``, one ``@judge(kind)`` method (check, never mutate) and one
+``@fold(kind)`` method (mutate) per event kind, ``to_act``, ``expects_shoe``, ``is_over``,
+``_unseen_mask``, ``_legal`` and ``score_sheet``. State lives in plain attributes so that
+``snapshot()`` can compare two games; ``hands`` holds each seat's card mask and ``phase`` a
+member of the game's ``Phase`` enum. Every game then has the same ``outcome`` (a typed
+:class:`Outcome`), ``table_view()`` and ``legal_moves``.
 """
 
 from __future__ import annotations
@@ -33,8 +37,9 @@ import dataclasses
 import operator
 from abc import ABC, abstractmethod
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable, Mapping
-from typing import Any, ClassVar
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from enum import Enum
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, overload
 
 from engine.cards import Card, Composition, cards_in, composition, composition_mask
 from engine.errors import (
@@ -45,9 +50,71 @@ from engine.errors import (
     IllegalPlayError,
 )
 from engine.events import DECLARE, FIX, SHOE, SHOE_EVENTS, UNDO, Event, parse_number
+from engine.outcome import Outcome
 from engine.scoresheet import ScoreSheet
-from engine.settings import Settings
+from engine.settings import Policy, Settings
 from engine.verdict import Verdict
+
+if TYPE_CHECKING:
+    from engine.view import TableView
+
+JudgeFn = Callable[[Any, Event], Verdict]
+FoldFn = Callable[[Any, Event, Verdict], None]
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def judge(kind: str) -> Callable[[F], F]:
+    """Mark a method as the judge of events of ``kind``: ``(self, event) -> Verdict``."""
+    def mark(fn: F) -> F:
+        fn.__judges__ = kind  # type: ignore[attr-defined]
+        return fn
+    return mark
+
+
+def fold(kind: str) -> Callable[[F], F]:
+    """Mark a method as the fold of events of ``kind``: ``(self, event, verdict) -> None``."""
+    def mark(fn: F) -> F:
+        fn.__folds__ = kind  # type: ignore[attr-defined]
+        return fn
+    return mark
+
+
+class LegalMoves(Sequence[Event]):
+    """``game.legal_moves``: the legal events now, as python-chess has it — ``e in g.legal_moves``,
+    iteration, ``len`` and indexing; ``g.legal_moves(seat)`` still lists one seat's."""
+
+    __slots__ = ("_events", "_game")
+
+    def __init__(self, game: Game) -> None:
+        self._game = game
+        self._events: list[Event] | None = None
+
+    def _all(self) -> list[Event]:
+        if self._events is None:
+            self._events = self._game.legal_actions()
+        return self._events
+
+    def __call__(self, seat: int | None = None) -> list[Event]:
+        return self._game.legal_actions(seat)
+
+    def __contains__(self, event: object) -> bool:
+        return event in self._all()
+
+    def __iter__(self) -> Iterator[Event]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    @overload
+    def __getitem__(self, i: int) -> Event: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[Event]: ...
+    def __getitem__(self, i: int | slice) -> Event | list[Event]:
+        return self._all()[i]
+
+    def __repr__(self) -> str:
+        return f"<LegalMoves {', '.join(map(str, self._all()))}>"
 
 _LOG_ATTRS = frozenset({"raw_log", "events", "verdicts", "settings", "_origin", "_checkpoints"})
 _META_KINDS = frozenset({UNDO, FIX})
@@ -138,9 +205,31 @@ class Game(ABC):
     title: ClassVar[str] = ""
     num_seats: ClassVar[int] = 2
     settings_model: ClassVar[type[Settings]] = Settings
+    #: the game's phases; ``self.phase`` is always one of its members
+    Phase: ClassVar[type[Enum]]
+    #: event kind → judge / fold, collected from the ``@judge`` and ``@fold`` methods
+    judges: ClassVar[dict[str, JudgeFn]] = {}
+    folds: ClassVar[dict[str, FoldFn]] = {}
+    hands: list[int]  # each seat's cards, as a mask (engine.cards)
+    phase: Any
     #: rules whose breach can never stand, whatever the policy: the play must be taken back as
     #: under ``retract`` (Durak's illegal attack or throw-in, RULES.md §6)
     always_retracted: ClassVar[frozenset[str]] = frozenset()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        judges: dict[str, JudgeFn] = {}
+        folds: dict[str, FoldFn] = {}
+        for klass in reversed(cls.__mro__):
+            for fn in vars(klass).values():
+                if getattr(fn, "__judges__", None):
+                    judges[fn.__judges__] = fn
+                if getattr(fn, "__folds__", None):
+                    folds[fn.__folds__] = fn
+        if set(judges) != set(folds):
+            raise TypeError(f"{cls.__name__}: event kinds judged but never folded or folded but "
+                            f"never judged: {sorted(set(judges) ^ set(folds))}")
+        cls.judges, cls.folds = judges, folds
 
     def __init__(self, settings: Settings | Mapping[str, Any] | None = None, **options: Any) -> None:
         model = type(self).settings_model
@@ -150,7 +239,9 @@ class Game(ABC):
             base = settings.model_dump() if isinstance(settings, Settings) else dict(settings or {})
             self.settings = model.build({**base, **options})
         # _retract: some illegal play may have to be taken back before anything else is recorded
-        self._retract = self.settings.policy == "retract" or bool(self.always_retracted)
+        #: what follows an illegal play: ``retract``, ``penalize`` or ``on_claim``
+        self.policy: Policy = self.settings.policy
+        self._retract = self.policy == "retract" or bool(self.always_retracted)
         self.raw_log: list[Event] = []
         self.events: list[Event] = []
         self.verdicts: list[Verdict] = []
@@ -166,13 +257,21 @@ class Game(ABC):
     @abstractmethod
     def _new_state(self) -> None: ...
 
-    @abstractmethod
     def _judge(self, event: Event) -> Verdict:
-        """Check an event against the state. Raise for the impossible; never mutate."""
+        """Check an event against the state. Raise for the impossible; never mutate.
 
-    @abstractmethod
+        By default the ``@judge`` method of its kind; a game may override this for a fast path
+        and hand the rest on here."""
+        judge = self.judges.get(event.kind)
+        if judge is None:
+            raise BadEventError(
+                f"{self.name} has no event {event.kind!r}; its events are "
+                f"{', '.join(self.judges)} (and undo, fix)")
+        return judge(self, event)
+
     def _do(self, event: Event, verdict: Verdict) -> None:
-        """Fold one judged event into the state."""
+        """Fold one judged event into the state (the ``@fold`` method of its kind)."""
+        self.folds[event.kind](self, event, verdict)
 
     @abstractmethod
     def to_act(self) -> int | None: ...
@@ -204,6 +303,20 @@ class Game(ABC):
     def deck(self) -> Composition:
         return "32"
 
+    @property
+    def outcome(self) -> Outcome:
+        """The typed result so far: finished, the winning seat or side, totals, the reason."""
+        sheet = self.score_sheet()
+        winner = sheet.winner if self.is_over and sheet.winner is not None and sheet.winner >= 0 else None
+        return Outcome(finished=bool(self.is_over), winner=winner, totals=list(sheet.totals),
+                       reason=sheet.result)
+
+    def table_view(self) -> TableView:
+        """The one typed public view of the table (no hands): what displays read."""
+        from engine.view import table_view
+
+        return table_view(self)
+
     def describe(self) -> dict[str, Any]:
         """Public state for displays; games add trump, table, scores …"""
         return {
@@ -233,7 +346,9 @@ class Game(ABC):
             return SHOE_EVENTS.of(self._unseen_mask()) if seat is None else []
         return self._legal(seat)
 
-    legal_moves = legal_actions
+    @property
+    def legal_moves(self) -> LegalMoves:
+        return LegalMoves(self)
 
     def judge(self, event: Event) -> Verdict:
         """The verdict ``record`` would give, without recording. Raises like ``record``."""

@@ -43,7 +43,15 @@ from engine.errors import (
 )
 from engine.events import SHOE, Event, card_event
 from engine.game import UNDO_EVENT, Game
-from engine.scoresheet import DealScore, ScoreItem, ScoreSheet
+from engine.scoresheet import (
+    CLAIMED,
+    LET_GO,
+    PENALISED,
+    DealScore,
+    IllegalPlay,
+    ScoreItem,
+    ScoreSheet,
+)
 from engine.settings import Settings
 from engine.verdict import Verdict
 
@@ -219,6 +227,10 @@ class Joker(Game):
         self.nominal_used = 0            # six bits already stood for by a joker this deal
         self.fouls = [0, 0, 0, 0]        # illegal plays per seat in this deal
         self.claimed = [0, 0, 0, 0]
+        # this deal's illegal plays: (seat, card code, trick from 1, rule, message)
+        self.foul_log: list[tuple[int, str, int, str, str]] = []
+        # (deal index, that deal's foul_log) for the finished deals that had an illegal play
+        self.deal_fouls: list[tuple[int, tuple[tuple[int, str, int, str, str], ...]]] = []
         # finished deals: (cards, dealer, trump, bids, taken, penalised seats, fouls)
         self.results: list[tuple[int, int, int, tuple[int, ...], tuple[int, ...],
                                  tuple[int, ...], tuple[int, ...]]] = []
@@ -606,6 +618,7 @@ class Joker(Game):
         if k == 0:
             self.fouls = [0, 0, 0, 0]
             self.claimed = [0, 0, 0, 0]
+            self.foul_log = []
         self.seen |= bit
         self.dealt = k + 1
         n4 = 4 * self.n
@@ -643,6 +656,7 @@ class Joker(Game):
         self.played |= bit
         if not verdict.legal:
             self.fouls[seat] += 1
+            self.foul_log.append((seat, c.code, self.tricks_done + 1, verdict.rule, verdict.message))
         trick = self.trick
         pos = len(trick)
         if c.is_joker:
@@ -696,6 +710,8 @@ class Joker(Game):
             pen = (0, 0, 0, 0)
         self.results.append((self.n, self.dealer, self.trump, tuple(self.bids), tuple(self.taken),
                              pen, tuple(self.fouls)))
+        if self.foul_log:
+            self.deal_fouls.append((self.deal_no, tuple(self.foul_log)))
         self.deal_no += 1
         self.turn = -1
         self.leader = -1
@@ -770,6 +786,7 @@ class Joker(Game):
         minus = bool(self.settings.minus_joker)  # type: ignore[attr-defined]
         penalty = self.settings.foul_penalty  # type: ignore[attr-defined]
         premiums = {PULKAS[p - 1].stop - 1: (pts, items) for p, pts, items in self.premiums()}
+        fouls_of = dict(self.deal_fouls)
         deals = []
         for d, r in enumerate(self.results):
             n, dealer, trump, bids, taken, pen, fouls = r
@@ -790,7 +807,8 @@ class Joker(Game):
                 items += pitems
                 points = [a + b for a, b in zip(points, pts, strict=True)]
                 notes.append(f"end of pulka {PULKA_OF[d] + 1}: premiums included")
-            deals.append(DealScore(d + 1, points, items, notes))
+            deals.append(DealScore(d + 1, points, items, notes, self._illegal_plays(
+                fouls_of.get(d, ()), pen)))
         totals = self.totals()
         finished = self.phase == OVER
         winner: int | None = None
@@ -805,6 +823,19 @@ class Joker(Game):
                 result = "tie at " + str(top) + " between seats " + ", ".join(map(str, leaders))
         return ScoreSheet(self.name, [f"seat {s}" for s in range(SEATS)], self.settings.as_dict(),
                           deals, totals, finished, winner, result)
+
+    def _illegal_plays(self, fouls: tuple[tuple[int, str, int, str, str], ...],
+                       pen: tuple[int, ...]) -> list[IllegalPlay]:
+        """A finished deal's illegal plays as the sheet names them (RULES.md §6).
+
+        Under ``retract`` an illegal play is taken back before play goes on, so none stands.
+        """
+        policy = self._policy
+        if policy == "retract":
+            return []
+        return [IllegalPlay(seat, card, trick, rule, message,
+                            PENALISED if policy == "penalize" else CLAIMED if pen[seat] else LET_GO)
+                for seat, card, trick, rule, message in fouls]
 
     # ----------------------------------------------------------------- displays and checks
     def describe(self) -> dict[str, Any]:

@@ -55,7 +55,15 @@ from engine.errors import (
 )
 from engine.events import SHOE, UNDO, Event, card_event
 from engine.game import Game
-from engine.scoresheet import DealScore, ScoreItem, ScoreSheet
+from engine.scoresheet import (
+    CLAIMED,
+    LET_GO,
+    PENALISED,
+    DealScore,
+    IllegalPlay,
+    ScoreItem,
+    ScoreSheet,
+)
 from engine.settings import Settings
 from engine.verdict import Verdict
 
@@ -85,8 +93,9 @@ class TerzSettings(Settings):
         True, description="of two groups of equal length and top card, the trump one is higher "
         "(otherwise the one declared first stands)")
     foul_penalty: Literal["all", "cards"] = Field(
-        "all", description="an illegal play (follow duties) gives the opponent the offender's deal: "
-        "card points, last trick and declarations (all) or card points and last trick only (cards)")
+        "all", description="an illegal play (follow duties): all (RULES.md §6, «байд с картами»): "
+        "the opponent scores every point of the deal, the offender 0; cards: only the offender's "
+        "card points and last trick go to the opponent")
 
     @model_validator(mode="after")
     def _packets_fit(self) -> TerzSettings:
@@ -265,6 +274,9 @@ class Terz(Game):
         self.deal_no = 0
         self.totals = [0, 0]
         self.history: list[tuple[Any, ...]] = []
+        # (deal number, ((seat, card, trick, rule, message, outcome), …)) for the deals in history
+        # whose illegal plays or false declarations stood (RULES.md §6: the sheet names each one)
+        self.deal_fouls: list[tuple[int, tuple[tuple[int, str, int, str, str, str], ...]]] = []
         self.winner: int | None = None
         self._start_deal()
 
@@ -294,7 +306,8 @@ class Terz(Game):
         self.groups: list[list[int]] = [[], []]   # true groups scored this deal, per seat
         self.marriage = -1                        # seat that scored the trump marriage
         self.items: list[tuple[int, str, int, str, int]] = []  # side, what, points, rule, ref
-        self.fouls: list[tuple[int, str, int, bool, str, int]] = []  # seat, kind, ref, counted, message, value
+        # seat, kind, ref, counted, message, value, card code ("" for a declaration), trick, rule
+        self.fouls: list[tuple[int, str, int, bool, str, int, str, int, str]] = []
         self.refs = 0
         self.confirmed = [False, False]           # on_claim: who accepted the deal's score
 
@@ -729,7 +742,8 @@ class Terz(Game):
         bit = 1 << idx
         self.hands[seat] ^= bit
         if not verdict.legal:
-            self.fouls.append((seat, "play", -1, not self.on_claim, verdict.message, 0))
+            self.fouls.append((seat, "play", -1, not self.on_claim, verdict.message, 0,
+                               BY_INDEX[idx].code, self.trick, verdict.rule))
         if not self.table:
             self.table = [idx]
             self.stage = ST_FOLLOW_FREE if self.stage == ST_LEAD else ST_FOLLOW
@@ -761,10 +775,9 @@ class Terz(Game):
         self.refs = ref + 1
         false = not verdict.legal
         if false:
-            if self.on_claim:
-                self.fouls.append((seat, "declaration", ref, False, verdict.message, value))
-            else:
-                self.fouls.append((seat, "declaration", ref, True, verdict.message, value))
+            self.fouls.append((seat, "declaration", ref, not self.on_claim, verdict.message, value,
+                               "", self.trick, verdict.rule))
+            if not self.on_claim:
                 self.items.append((1 - seat, f"false declaration by seat {seat}: {what}", value,
                                    "false-declaration", ref))
         st = self.stage
@@ -804,7 +817,7 @@ class Terz(Game):
                     self.items = [it for it in self.items if it[4] != ref]
                     self.items.append((seat, f"claimed false declaration by seat {f[0]}", f[5],
                                        "false-declaration", ref))
-                f = (f[0], f[1], f[2], True, f[4], f[5])
+                f = (*f[:3], True, *f[4:])
             fouls.append(f)
         self.fouls = fouls
 
@@ -821,17 +834,35 @@ class Terz(Game):
         ]
         items += [(side, what, pts, rule) for side, what, pts, rule, _ref in self.items]
         notes = [f"dealer seat {self.dealer}, trump {SUIT_SYMBOLS[SUITS[t]]}"]
-        offenders = sorted({f[0] for f in self.fouls if f[1] == "play" and f[3]})
-        for off in offenders:
-            moved = cp[off] + (LAST_TRICK if lw == off else 0)
-            if s.foul_penalty == "all":
-                moved += sum(pts for side, _w, pts, rule, _r in self.items
-                             if side == off and rule in ("group", "trump-marriage"))
-            items.append((off, "illegal play: the deal's points go to the opponent", -moved, "foul"))
-            items.append((1 - off, f"illegal play by seat {off}", moved, "foul"))
+        offenders = [f[0] for f in self.fouls if f[1] == "play" and f[3]]
+        if offenders and s.foul_penalty == "all":
+            # RULES.md §6, «байд с картами»: the opponent scores every point of the deal (both
+            # sides' card points, the last trick, every declaration that scored), the offender 0.
+            # Both seats caught: each scores 0, neither is an innocent opponent (as in Belot).
+            own = [sum(pts for side, _w, pts, _r in items if side == k) for k in (0, 1)]
+            if len(set(offenders)) == 1:
+                off = offenders[0]
+                items.append((off, "illegal play: every point of the deal goes to the opponent "
+                                   "(RULES.md §6)", -own[off], "foul"))
+                items.append((1 - off, f"illegal play by seat {off}: every point of the deal, "
+                                       f"{own[1 - off]} + {own[off]} = {sum(own)}", own[off], "foul"))
+            else:
+                for k in (0, 1):
+                    items.append((k, f"illegal plays by both seats: seat {k} scores 0 of its "
+                                     f"{own[k]}", -own[k], "foul"))
+        elif offenders:
+            for off in sorted(set(offenders)):
+                moved = cp[off] + (LAST_TRICK if lw == off else 0)
+                items.append((off, "illegal play: the card points and last trick go to the opponent",
+                              -moved, "foul"))
+                items.append((1 - off, f"illegal play by seat {off}", moved, "foul"))
         notes += [f"seat {f[0]}: {f[4]}" + ("" if f[3] else " (not claimed)") for f in self.fouls]
         points = [sum(p for side, _w, p, _r in items if side == k) for k in (0, 1)]
         self.history.append((self.deal_no, tuple(points), tuple(items), tuple(notes)))
+        if self.fouls and not self.retract:
+            self.deal_fouls.append((self.deal_no, tuple(
+                (f[0], f[6], f[7], f[8], f[4], CLAIMED if self.on_claim and f[3] else
+                 LET_GO if self.on_claim else PENALISED) for f in self.fouls)))
         self.totals = [self.totals[0] + points[0], self.totals[1] + points[1]]
         a, b = self.totals
         if max(a, b) >= s.target and a != b:
@@ -842,7 +873,9 @@ class Terz(Game):
         self._start_deal()
 
     def score_sheet(self) -> ScoreSheet:
-        deals = [DealScore(n, list(points), [ScoreItem(*it) for it in items], list(notes))
+        fouls_of = dict(self.deal_fouls)
+        deals = [DealScore(n, list(points), [ScoreItem(*it) for it in items], list(notes),
+                           [IllegalPlay(*f) for f in fouls_of.get(n, ())])
                  for n, points, items, notes in self.history]
         sheet = ScoreSheet(self.name, ["seat 0", "seat 1"], self.settings.as_dict(), deals,
                            list(self.totals), self.is_over, self.winner)

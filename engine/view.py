@@ -17,16 +17,10 @@ from pydantic import BaseModel, Field
 from engine.cards import card, is_card_code
 from engine.events import Event
 from engine.game import Game
+from engine.outcome import Outcome
 from engine.scoresheet import ScoreSheet
 
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
-
-
-class Outcome(BaseModel):
-    finished: bool = False
-    winner: int | None = None  # a seat (two-player games) or a side (pair games)
-    totals: list[int] = Field(default_factory=list)
-    reason: str = ""
 
 
 class TrickCard(BaseModel):
@@ -191,8 +185,8 @@ def _outcome(game: Game, sheet: ScoreSheet) -> Outcome:
 
 
 def outcome(game: Game) -> Outcome:
-    """The typed result of a game (so far)."""
-    return _outcome(game, game.score_sheet())
+    """The typed result of a game (so far): ``game.outcome``."""
+    return game.outcome
 
 
 def table_view(game: Game) -> TableView:

@@ -3,25 +3,20 @@
 from __future__ import annotations
 
 import pytest
-from _bazar_kit import SUITS_DEAL, deal, new_game, run
+from _bazar_kit import (
+    DUTY_DEAL,
+    DUTY_TRICKS,
+    FOUL_REST,
+    SUITS_DEAL,
+    deal,
+    new_game,
+    play_duty_deal_with_a_foul,
+    run,
+)
 
 from engine.bazar import BazarBelot
 from engine.errors import ActionNotAllowedError, IllegalPlayError
 from engine.events import ev
-
-# Hearts game by seat 1 (dealer 0, seat 1 leads).
-DUTY_DEAL = {
-    0: "9H KH AC AD KD QS KS AS",
-    1: "7H JH 7C 8C 9C 7D 8D 7S",
-    2: "QH AH TC JC 9D TD 8S 9S",
-    3: "8H TH QC KC JD QD TS JS",
-}
-DUTY_TRICKS = (
-    "1 play 7H; 2 play AH; 3 play 8H; 0 play 9H",  # 0 wins: 0 + 11 + 0 + 14 = 25
-    "0 play AC; 1 play 7C; 2 play TC; 3 play QC",  # 0 wins: 11 + 0 + 10 + 3 = 24
-    "0 play AS; 1 play 7S; 2 play 8S; 3 play TS",  # 0 wins: 11 + 0 + 0 + 10 = 21
-    "0 play KS; 1 play JH; 2 play 9S; 3 play JS",  # 1 wins: 4 + 20 + 0 + 2 = 26
-)
 
 
 def hearts_game(**options: object) -> BazarBelot:
@@ -209,28 +204,14 @@ def test_four_nines_are_not_ramki_in_bk() -> None:
         run(game, "0 declare 9C 9D 9H 9S")
 
 
-def play_duty_deal_with_a_foul(game: BazarBelot) -> None:
-    run(game, *DUTY_TRICKS, "1 play 8C; 2 play JC; 3 play KC")
-    verdict = game.record(ev("0 play AD"))  # void in ♣, opponent winning, holds K♥: must trump
-    assert not verdict.legal and verdict.rule == "must-trump"
-
-
-FOUL_REST = (
-    "3 play TH; 0 play KH; 1 play 9C; 2 play QH",  # 3 wins: 10 + 4 + 0 + 3 = 17
-    "3 play JD; 0 play KD; 1 play 7D; 2 play TD",  # 2 wins: 2 + 4 + 0 + 10 = 16
-    "2 play 9D; 3 play QD; 0 play QS; 1 play 8D",  # 3 wins: 0 + 3 + 3 + 0 = 6, last trick 10
-)
-# Tricks 1–3 to pair 0 & 2 (25 + 24 + 21), trick 4 to pair 1 & 3 (26), trick 5 (with the foul)
-# to seat 3: 0 + 2 + 4 + 11 = 17. Pair 0 & 2: 70 + 16 = 86; pair 1 & 3: 26 + 17 + 17 + 6 + 10 = 76.
-
-
-def test_penalize_the_offending_pair_loses_the_deal() -> None:
+def test_penalize_the_offending_pair_loses_the_deal_by_rules_md_section_6() -> None:
     game = hearts_game(policy="penalize")
     play_duty_deal_with_a_foul(game)
     run(game, *FOUL_REST)
-    # Seat 0 (defender) broke a rule: pair 0 & 2's 86 висты go to pair 1 & 3: 162 → made:
-    # 1 × 8 + 16 = 24; pair 0 & 2 scores 0.
-    assert game.deals[-1][1] == (0, 24)
+    # Updated for RULES.md §6 (it was: the offender's 86 висты went over, 1 × 8 + 162/10 = 24).
+    # Seat 0 (defender) broke a rule: pair 0 & 2 loses the deal, so 8 ♥ is made although pair
+    # 1 & 3 has only 76 висты (< 80): 1 × 8 + 76 / 10 (7.6 → 8) = 16; the defenders score 0.
+    assert game.deals[-1][1] == (0, 16)
 
 
 def test_on_claim_no_claim_no_penalty_then_claim_before_confirm() -> None:
@@ -246,7 +227,8 @@ def test_on_claim_no_claim_no_penalty_then_claim_before_confirm() -> None:
     with pytest.raises(ActionNotAllowedError):
         run(game, "0 claim")  # seat 0's pair made the foul, not the victims
     run(game, "3 claim; 0 confirm")
-    assert game.deals[-1][1] == (0, 24)
+    # Claimed (RULES.md §6): the defenders lose the deal: 1 × 8 + 76 / 10 → 8 = 16; pair 0 & 2: 0.
+    assert game.deals[-1][1] == (0, 16)
     assert game.expects_shoe and game.dealer == 1
 
 

@@ -197,19 +197,25 @@ def test_failed_vk_with_contra_defenders_took_every_trick_and_keep_their_constru
 
 
 @pytest.mark.parametrize(("plus", "bela", "expected"), [
-    # Капо ♦ + 9: every trick counts 252 висты; 252 ≥ 162 + 90: made by the capot alone.
-    # N 25 + 9 = 34; висты 252 + квинта 100 = 352 → 35: 34 + 35 = 69.
+    # Updated for RULES.md §6: the + K test counts the real card points (162 for every trick),
+    # not the capot's 252; 252 counts only in the score after the test.
+    # Капо ♦ + 9: real висты 162 + квинта 100 = 262 ≥ 162 + 90 = 252: made.
+    # N 25 + 9 = 34; scored висты 252 + 100 = 352 → 35: 34 + 35 = 69.
     (9, False, (0, 69)),
-    # Капо ♦ + 21, with Бэла: висты 252 + 100 + 20 = 372 ≥ 162 + 210 = 372: made.
-    # N 46: 46 + 37 = 83.
-    (21, True, (0, 83)),
-    # The same without the Бэла: 352 < 372: failed although a capot. Defenders took no trick:
-    # 1 × 46 + 16 = 62.
-    (21, False, (62, 0)),
-    # Капо ♦ + 22 with Бэла: 372 < 162 + 220 = 382: failed: 47 + 16 = 63.
-    (22, True, (63, 0)),
+    # Капо ♦ + 10: 262 ≥ 162 + 100 = 262: made, just. N 35; 352 → 35: 35 + 35 = 70.
+    (10, False, (0, 70)),
+    # Капо ♦ + 11: 262 < 272: failed although a capot. Defenders took no trick: 1 × 36 + 16 = 52.
+    (11, False, (52, 0)),
+    # Капо ♦ + 12 with Бэла: 162 + 100 + 20 = 282 ≥ 162 + 120 = 282: made. N 37; scored
+    # 252 + 100 + 20 = 372 → 37: 37 + 37 = 74.
+    (12, True, (0, 74)),
+    # Капо ♦ + 13 with Бэла: 282 < 292: failed: 38 + 16 = 54.
+    (13, True, (54, 0)),
+    # Капо ♦ + 21 with Бэла: 282 < 162 + 210 = 372 (the old reading, 252 + 120 = 372, made it):
+    # failed: 46 + 16 = 62.
+    (21, True, (62, 0)),
 ])
-def test_kapo_plus_k_counts_constructions_and_bela_in_its_visty(
+def test_kapo_plus_k_tests_real_card_points_plus_constructions_and_bela_by_rules_md_section_6(
         plus: int, bela: bool, expected: tuple[int, int]) -> None:
     game = dealt(max_kapo_plus=30)
     run(game, f"1 bid kapo:D+{plus}; 2 bid pass; 3 bid pass; 0 bid pass; 1 bid pass")

@@ -214,16 +214,22 @@ def hand_kapo_deal(game: BazarBelot, seat: int, suit: str, plus: int,
 def test_both_pairs_past_301(tie: bool) -> None:
     game = new_game()
     if tie:
-        # Капо с руки ♦ + 6 Реконтра: M = 1 × 4 × 2 = 8, N = 25 + 6 = 31. Capot 252 + квинта ♦
-        # 100 + Бэла 20 = 372 ≥ 162 + 60: made → 8 × 31 + 37 = 285.
+        # Капо с руки ♦ + 6 Реконтра: M = 1 × 4 × 2 = 8, N = 25 + 6 = 31. The + K test (RULES.md
+        # §6) takes the real card points in the tricks: the partner's ♠ (A 11 + 10 10 + K 4 + Q 3
+        # + J 2 = 30) are out of play, so 162 − 30 = 132; 132 + квинта ♦ 100 + Бэла 20 = 252
+        # ≥ 162 + 60 = 222: made; scored висты 252 + 120 = 372 → 37: 8 × 31 + 37 = 285.
         hand_kapo_deal(game, 1, "D", 6, ("7D 8D 9D TD JD QD KD AD",), bela=True)
         assert game.totals == [0, 285]
     else:
-        # Капо с руки ♦ + 9 Реконтра: N = 34; висты 252 ≥ 162 + 90: made → 8 × 34 + 25 = 297.
-        hand_kapo_deal(game, 1, "D", 9)
-        assert game.totals == [0, 297]
+        # Updated for RULES.md §6 (it was «+ 9» with no construction: 252 ≥ 252 made it; now
+        # 132 < 252 fails it). Капо с руки ♦ + 7 Реконтра with the квинта: N = 32; real висты
+        # 132 (as above) + 100 = 232 ≥ 162 + 70 = 232: made; scored 252 + 100 = 352 → 35:
+        # 8 × 32 + 35 = 291.
+        hand_kapo_deal(game, 1, "D", 7, ("7D 8D 9D TD JD QD KD AD",))
+        assert game.totals == [0, 291]
     # Deal 2 (dealer 1): Капо с руки ♥ + 7 Реконтра by seat 2: N 32, M 8; квинта 10-A + терц
-    # 7-9 = 120, Бэла 20: висты 252 + 140 = 392 → 39 (half down); made → 256 + 39 = 295.
+    # 7-9 = 120, Бэла 20: real 132 (seat 0's ♣ out of play: 162 − 30) + 140 = 272 ≥ 162 + 70:
+    # made; scored висты 252 + 140 = 392 → 39 (half down); 256 + 39 = 295.
     hand_kapo_deal(game, 2, "H", 7, ("TH JH QH KH AH", "7H 8H 9H"), bela=True)
     assert game.totals[0] == 295
     # Deals 3 and 4 (dealers 2 and 3): all pass, void; the deal passes on to seat 0.
@@ -240,8 +246,8 @@ def test_both_pairs_past_301(tie: bool) -> None:
         # 295 + 8 = 303 and 285 + 18 = 303: equal, the pair of the last contract (1 & 3) wins.
         assert sheet.totals == [303, 303]
     else:
-        # 303 and 297 + 18 = 315: both past 301, the higher wins.
-        assert sheet.totals == [303, 315]
+        # 303 and 291 + 18 = 309: both past 301, the higher wins.
+        assert sheet.totals == [303, 309]
     assert sheet.finished and sheet.winner == 1
     assert len(sheet.deals) == 5 and sheet.deals[2].points == [0, 0]
 
@@ -280,9 +286,11 @@ def test_failed_kapo(seat1_declares: str, expected: tuple[int, int]) -> None:
 @pytest.mark.parametrize(("bid", "expected"), [
     # Капо ВК: N 35; capot in ВК counts 348 висты → 35 (34.8 → 35): 35 + 35 = 70.
     ("kapo:VK", (0, 70)),
-    # Капо ВК + 2: needs 258 + 20 = 278 ≤ 348: made, N 37 → 37 + 35 = 72.
-    ("kapo:VK+2", (0, 72)),
-    # Капо ♦ + 10: every trick, but 252 висты < 162 + 100: failed although a capot; the
+    # Капо ВК + 2 (updated for RULES.md §6, it was made on 348 ≥ 278): the test takes the real
+    # card points, 258, and no construction or Бэла: 258 < 258 + 20 = 278: failed although a
+    # capot; the defenders took no trick: 1 × N 37 + 26 (ВК) = 63.
+    ("kapo:VK+2", (63, 0)),
+    # Капо ♦ + 10: every trick, but real висты 162 < 162 + 100: failed although a capot; the
     # defenders took no trick: 1 × 35 + 16 = 51.
     ("kapo:D+10", (51, 0)),
 ])

@@ -66,7 +66,15 @@ from engine.errors import (
 )
 from engine.events import Event
 from engine.game import Game
-from engine.scoresheet import DealScore, ScoreItem, ScoreSheet
+from engine.scoresheet import (
+    CLAIMED,
+    LET_GO,
+    PENALISED,
+    DealScore,
+    IllegalPlay,
+    ScoreItem,
+    ScoreSheet,
+)
 from engine.verdict import Verdict
 
 LOT, DEAL, AUCTION, CONTRA, PLAY, CONFIRM, OVER = (
@@ -105,6 +113,9 @@ class BazarBelot(Game):
         # (number, (p0, p1), items, notes, raw) with raw = (game, Капо с руки?, card points of
         # each pair incl. the last trick) or None for a void deal
         self.deals: list[tuple[Any, ...]] = []
+        # (deal number, ((seat, card, trick, rule, message, outcome), …)) for the deals in
+        # self.deals whose illegal plays stood (RULES.md §6: the sheet names each one)
+        self.deal_fouls: list[tuple[int, tuple[tuple[int, str, int, str, str, str], ...]]] = []
         self.last_contract_pair = -1
         self.winner = -1
         self.hands = [0, 0, 0, 0]
@@ -148,7 +159,8 @@ class BazarBelot(Game):
         self.constr_winner = -1
         self.bela_said = [0] * 16  # [seat * 4 + suit]: cards of that K+Q played with «Бэла»
         self.belas = [0, 0]
-        self.fouls: list[tuple[int, str, str, bool]] = []  # (seat, rule, message, claimed)
+        # (seat, rule, message, claimed, card code, trick from 1)
+        self.fouls: list[tuple[int, str, str, bool, str, int]] = []
 
     # ------------------------------------------------------------------ queries
     def to_act(self) -> int | None:
@@ -433,7 +445,7 @@ class BazarBelot(Game):
 
     def _claimable(self, seat: int) -> int:
         """Index of the first unclaimed foul of the other pair, or -1."""
-        for k, (offender, _rule, _msg, claimed) in enumerate(self.fouls):
+        for k, (offender, _rule, _msg, claimed, *_where) in enumerate(self.fouls):
             if not claimed and (offender ^ seat) & 1:
                 return k
         return -1
@@ -484,7 +496,8 @@ class BazarBelot(Game):
         bit = 1 << i
         self.hands[seat] ^= bit
         if not verdict.legal:
-            self.fouls.append((seat, verdict.rule, verdict.message, False))
+            self.fouls.append((seat, verdict.rule, verdict.message, False, BY_INDEX[i].code,
+                               self.trick_no + 1))
         if event.arg:
             k = seat * 4 + SUIT_OF[i]
             self.bela_said[k] += 1
@@ -594,8 +607,8 @@ class BazarBelot(Game):
 
     def _do_claim(self, seat: int) -> None:
         k = self._claimable(seat)
-        offender, rule, msg, _ = self.fouls[k]
-        self.fouls[k] = (offender, rule, msg, True)
+        f = self.fouls[k]
+        self.fouls[k] = (*f[:3], True, *f[4:])
 
     # ------------------------------------------------------------------ fold
     def _judge(self, event: Event) -> Verdict:
@@ -682,7 +695,26 @@ class BazarBelot(Game):
             self._finish_deal()
 
     # ------------------------------------------------------------------ deal ends
+    def _keep_fouls(self, void: bool) -> None:
+        """Name the deal's illegal plays for the sheet (RULES.md §6); retracted ones never stand.
+
+        A void deal (Рамки 7) has no result, so an illegal play in it was let go.
+        """
+        if not self.fouls or self.policy == "retract":
+            return
+        out = []
+        for seat, rule, message, claimed, code, trick in self.fouls:
+            if void:
+                outcome = LET_GO
+            elif self.policy == "penalize":
+                outcome = PENALISED
+            else:
+                outcome = CLAIMED if claimed else LET_GO
+            out.append((seat, code, trick, rule, message, outcome))
+        self.deal_fouls.append((self.deal_no, tuple(out)))
+
     def _void_deal(self, note: str, same_dealer: bool = False) -> None:
+        self._keep_fouls(True)
         self.deals.append((self.deal_no, (0, 0), (), (note,), None))
         if not same_dealer:
             self.dealer = (self.dealer + 1) % 4
@@ -691,6 +723,7 @@ class BazarBelot(Game):
 
     def _finish_deal(self) -> None:
         points, items, notes = score_deal(self)
+        self._keep_fouls(False)
         raw = tuple(self.points[p] + (10 if self.last_pair == p else 0) for p in (0, 1))
         self.deals.append((self.deal_no, points, items, notes, (self.game, self.out >= 0, raw)))
         self.totals = [self.totals[0] + points[0], self.totals[1] + points[1]]
@@ -749,7 +782,9 @@ class BazarBelot(Game):
         return d
 
     def score_sheet(self) -> ScoreSheet:
-        deals = [DealScore(n, list(points), [ScoreItem(*it) for it in items], list(notes))
+        fouls_of = dict(self.deal_fouls)
+        deals = [DealScore(n, list(points), [ScoreItem(*it) for it in items], list(notes),
+                           [IllegalPlay(*f) for f in fouls_of.get(n, ())])
                  for n, points, items, notes, _raw in self.deals]
         over = self.phase == OVER
         result = ""

@@ -4,10 +4,16 @@
 252, ВК 348, instead) + its constructions if its best one won the comparison (none after Рамки 8)
 + 20 per Бэла. Points = висты / 10, each pair rounded on its own, half down.
 
+«Капо <game> + K» (RULES.md §6): the висты tested against «10 × K more than the whole deck» are
+the pair's real card points (162, ВК 258, when it took every trick) + constructions + Бэла, so the
+bid is made only with at least 10 × K of constructions and Бэла; 252 / 348 is used only in the
+score after the test.
+
 A caught illegal play (policy ``penalize``: the first of the deal; ``on_claim``: the first claimed)
-loses the deal for the offending pair, like Belot's «байд с картами»: its висты and constructions
-go to the other pair and the contract counts as failed (offender in the contracting pair) or made
-(offender among the defenders).
+loses the deal for the offending pair (RULES.md §6): offender in the contracting pair, the
+contract is failed; offender among the defenders, the contract is made and the defenders score 0.
+Nobody's висты change hands. Both pairs caught: the contract is failed and the defenders, offenders
+too, score 0 as well.
 """
 
 from __future__ import annotations
@@ -46,6 +52,7 @@ def score_deal(g: BazarBelot) -> tuple[tuple[int, int], tuple[Any, ...], tuple[s
     notes: list[str] = []
 
     visty = [0, 0]
+    real = [0, 0]  # висты with the real card points, for the «Капо + K» test
     constr = [0, 0]
     if g.cancel_all:
         notes.append("Рамки 8: every construction is cancelled (Бэла still counts)")
@@ -57,13 +64,14 @@ def score_deal(g: BazarBelot) -> tuple[tuple[int, int], tuple[Any, ...], tuple[s
             notes.append(f"pair {PAIR[1 - w]}'s constructions lose to pair {PAIR[w]}'s best one")
     for p in (0, 1):
         parts = []
+        bela = 20 * g.belas[p]
+        real[p] = g.points[p] + (LAST_TRICK if g.last_pair == p else 0) + constr[p] + bela
         if g.tricks[p] == 8:
             cards = s.capot_points_vk if vk else s.capot_points  # type: ignore[attr-defined]
             parts.append(f"capot {cards}")
         else:
             cards = g.points[p] + (LAST_TRICK if g.last_pair == p else 0)
             parts.append(f"cards {g.points[p]}" + (" + last trick 10" if g.last_pair == p else ""))
-        bela = 20 * g.belas[p]
         if constr[p]:
             parts.append(f"constructions {constr[p]}")
         if bela:
@@ -83,21 +91,30 @@ def score_deal(g: BazarBelot) -> tuple[tuple[int, int], tuple[Any, ...], tuple[s
         made = g.tricks[cp] == 8
         if bid.plus:
             target = DECK_VISTY[game] + 10 * bid.plus
-            need += f" and {target} висты"
-            made = made and visty[cp] >= target
+            need += f" and {target} висты of real card points, constructions and Бэла"
+            made = made and real[cp] >= target
+            notes.append(f"Капо + {bid.plus} test (RULES.md §6): pair {PAIR[cp]}'s real висты "
+                         f"{real[cp]} (cards {g.points[cp]}"
+                         + (" + last trick 10" if g.last_pair == cp else "")
+                         + (f" + constructions {constr[cp]}" if constr[cp] else "")
+                         + (f" + Бэла {20 * g.belas[cp]}" if g.belas[cp] else "")
+                         + f") {'≥' if real[cp] >= target else '<'} {DECK_VISTY[game]} + "
+                         f"10 × {bid.plus} = {target}")
     m = multiplier(game, g.contra, hand)
     name = f"{bid.pretty()}{CONTRA_WORD[g.contra]}"
 
-    foul = _counted_foul(g)
-    if foul is not None:
-        seat, rule, message = foul
+    counted = _counted_fouls(g)
+    foul = counted[0] if counted else None
+    both = len({f[0] & 1 for f in counted}) == 2
+    for seat, rule, message in counted:
         o = seat & 1
+        what = ("the contract is made and the defenders score 0" if o == dp else
+                "the contract is failed")
         notes.append(f"illegal play by seat {seat} ({rule}: {message}): pair {PAIR[o]} loses the "
-                     f"deal; its висты {visty[o]} go to pair {PAIR[1 - o]}")
-        visty[1 - o] += visty[o]
-        constr[1 - o] += constr[o]
-        visty[o] = constr[o] = 0
-        made = o == dp
+                     f"deal (RULES.md §6): {what}")
+    if foul is not None:
+        made = not both and foul[0] & 1 == dp
+        need = f"illegal play by seat {foul[0]}"
 
     items: list[tuple[int, str, int, str]] = []
     points = [0, 0]
@@ -107,15 +124,24 @@ def score_deal(g: BazarBelot) -> tuple[tuple[int, int], tuple[Any, ...], tuple[s
         points[dp] = tenths(visty[dp])
         items.append((cp, f"contract {name} made ({need}): {mult}", m * n, "contract-made"))
         items.append((cp, f"висты {visty[cp]} / 10", tenths(visty[cp]), "visty"))
-        items.append((dp, f"висты {visty[dp]} / 10", tenths(visty[dp]), "visty"))
+        if foul is None:
+            items.append((dp, f"висты {visty[dp]} / 10", tenths(visty[dp]), "visty"))
+        else:
+            points[dp] = 0
+            items.append((dp, f"illegal play by seat {foul[0]}: the defenders score 0 for the deal "
+                              f"(висты {visty[dp]} not counted)", 0, "foul"))
     else:
         all_tricks = g.tricks[dp] == 8
         if vk:
             bonus = s.failed_capot_bonus_vk if all_tricks else s.failed_bonus_vk  # type: ignore[attr-defined]
         else:
             bonus = s.failed_capot_bonus if all_tricks else s.failed_bonus  # type: ignore[attr-defined]
-        points[dp] = m * n + bonus + tenths(constr[dp])
         items.append((cp, f"contract {name} failed ({need})", 0, "contract-failed"))
+        if both:  # the defenders played illegally too: they score 0 for the deal
+            items.append((dp, "illegal plays by both pairs: the defenders score 0 for the deal",
+                          0, "foul"))
+            return (points[0], points[1]), tuple(items), tuple(notes)
+        points[dp] = m * n + bonus + tenths(constr[dp])
         items.append((dp, f"contract {name} failed: {mult}", m * n, "contract-failed"))
         items.append((dp, "every trick to the defenders" if all_tricks else "failed contract bonus",
                       bonus, "failed-capot-bonus" if all_tricks else "failed-bonus"))
@@ -125,12 +151,15 @@ def score_deal(g: BazarBelot) -> tuple[tuple[int, int], tuple[Any, ...], tuple[s
     return (points[0], points[1]), tuple(items), tuple(notes)
 
 
-def _counted_foul(g: BazarBelot) -> tuple[int, str, str] | None:
-    if g.policy == "penalize":
-        for seat, rule, message, _claimed in g.fouls:
-            return seat, rule, message
-    elif g.policy == "on_claim":
-        for seat, rule, message, claimed in g.fouls:
-            if claimed:
-                return seat, rule, message
-    return None
+def _counted_fouls(g: BazarBelot) -> list[tuple[int, str, str]]:
+    """The first counted illegal play of each pair, in play order (penalize: every one stood;
+    on_claim: the claimed ones; retract: none stands)."""
+    if g.policy == "retract":
+        return []
+    out: list[tuple[int, str, str]] = []
+    pairs = set()
+    for seat, rule, message, claimed, *_where in g.fouls:
+        if (claimed or g.policy == "penalize") and seat & 1 not in pairs:
+            pairs.add(seat & 1)
+            out.append((seat, rule, message))
+    return out

@@ -22,6 +22,7 @@ card (not under ``rozaliev`` or ``second_open_card=false``).
 
 from __future__ import annotations
 
+from enum import IntEnum
 from typing import Any, ClassVar
 
 from engine.belot2.scoring import DealResult, illegal_plays, score_deal
@@ -55,12 +56,21 @@ from engine.errors import (
     OutOfTurnError,
 )
 from engine.events import UNDO, Event, card_event
-from engine.game import Game
+from engine.game import Game, fold, judge
 from engine.scoresheet import DealScore, IllegalPlay, ScoreItem, ScoreSheet
 from engine.verdict import Verdict
 
+
 # Phases of a deal.
-DEAL1, BID, DEAL2, PLAY, SCORE = range(5)
+class Phase(IntEnum):
+    DEAL1 = 0  # the first batch and the turned card
+    BID = 1
+    DEAL2 = 2  # the second batch (and the second open card)
+    PLAY = 3
+    SCORE = 4  # both seats confirm the deal's score
+
+
+DEAL1, BID, DEAL2, PLAY, SCORE = Phase
 PHASE_NAMES = ("dealing", "bidding", "dealing the second batch", "play", "scoring")
 # Shoe position (0-based) -> 0 non-dealer, 1 dealer, 2 turned card; then the second batch.
 FIRST_BATCH = (0, 0, 0, 1, 1, 1, 0, 0, 0, 1, 1, 1, 2)
@@ -78,6 +88,7 @@ class Belot2(Game):
     title: ClassVar[str] = "Belot for two (Белот вдвоём)"
     num_seats: ClassVar[int] = 2
     settings_model: ClassVar[type[Belot2Settings]] = Belot2Settings
+    Phase = Phase
 
     # ----------------------------------------------------------------- state
     def _new_state(self) -> None:
@@ -255,11 +266,9 @@ class Belot2(Game):
             raise BadEventError(f"«{event}»: {event.kind} takes cards only, not {event.arg!r}")
         if self.is_over:
             raise ActionNotAllowedError(f"the partie is over: {self.result}", "game-over")
-        judge = _JUDGES.get(event.kind)
+        judge = self.judges.get(event.kind)
         if judge is None:
-            raise BadEventError(
-                f"belot2 has no event {event.kind!r}; its events are: shoe, bid, swap, declare, "
-                "bella, play, claim, foul, confirm (and undo, fix)")
+            return super()._judge(event)  # names the kinds there are
         return judge(self, event)
 
     def _phase_error(self, what: str, rule: str = "not-allowed-now") -> ActionNotAllowedError:
@@ -277,6 +286,7 @@ class Belot2(Game):
         if event.cards or event.arg:
             raise BadEventError(f"«{event}»: '{event.kind}' names no card and takes no words")
 
+    @judge("shoe")
     def _judge_shoe(self, event: Event) -> Verdict:
         if event.seat is not None:
             raise BadEventError("a shoe event has no seat: 'shoe 9H'")
@@ -292,6 +302,7 @@ class Belot2(Game):
             self._shoe_card(event, self.seen)  # raises the core's message for either case
         return legal_verdict(event)
 
+    @judge("bid")
     def _judge_bid(self, event: Event) -> Verdict:
         seat = self._seat(event)
         if self.phase != BID:
@@ -322,6 +333,7 @@ class Belot2(Game):
             return legal_verdict(event)
         raise BadEventError(f"unknown bid {word!r}: 'pass', 'play' (round 1) or a suit C D H S (round 2)")
 
+    @judge("play")
     def _judge_play(self, event: Event) -> Verdict:
         if self.phase != PLAY:
             raise self._phase_error("no card can be played now", "not-playing-now")
@@ -354,6 +366,7 @@ class Belot2(Game):
                        f"void in {suit_name(ls)} but held a trump ({suit_name(self.trump)}); "
                        f"played {c.pretty()} instead of trumping {led}")
 
+    @judge("swap")
     def _judge_swap(self, event: Event) -> Verdict:
         seat = self._seat(event)
         if self.phase != PLAY:
@@ -378,6 +391,7 @@ class Belot2(Game):
                 "stays in the hand", "seven-swap")
         return legal_verdict(event)
 
+    @judge("declare")
     def _judge_declare(self, event: Event) -> Verdict:
         seat = self._seat(event)
         if self.phase != PLAY:
@@ -406,6 +420,7 @@ class Belot2(Game):
             f"{pretty(mask)} is not a combination: declare a whole sequence of three or more cards "
             f"of one suit in the order {self._seq_order} (the longest run the hand holds)", "declare")
 
+    @judge("bella")
     def _judge_bella(self, event: Event) -> Verdict:
         seat = self._seat(event)
         if self.phase != PLAY:
@@ -423,6 +438,7 @@ class Belot2(Game):
                 "bella")
         return legal_verdict(event)
 
+    @judge("claim")
     def _judge_claim(self, event: Event) -> Verdict:
         seat = self._seat(event)
         self._no_words(event)
@@ -440,6 +456,7 @@ class Belot2(Game):
                 f"seat {seat} has no trick yet: «Партия!» needs at least one trick", "claim")
         return legal_verdict(event)
 
+    @judge("foul")
     def _judge_foul(self, event: Event) -> Verdict:
         seat = self._seat(event)
         if self._policy != "on_claim":
@@ -465,6 +482,7 @@ class Belot2(Game):
             f"seat {offender} played {event.cards[0].pretty()} legally (or did not play it) in this "
             "deal: no неправильный бой to claim", "foul")
 
+    @judge("confirm")
     def _judge_confirm(self, event: Event) -> Verdict:
         seat = self._seat(event)
         self._no_words(event)
@@ -476,9 +494,7 @@ class Belot2(Game):
         return legal_verdict(event)
 
     # ----------------------------------------------------------------- folding
-    def _do(self, event: Event, verdict: Verdict) -> None:
-        _DOS[event.kind](self, event, verdict)
-
+    @fold("shoe")
     def _do_shoe(self, event: Event, _v: Verdict) -> None:
         c = event.cards[0]
         n = self.n
@@ -522,6 +538,7 @@ class Belot2(Game):
                 out.append((byte << shift, length, top, s))
         return out
 
+    @fold("bid")
     def _do_bid(self, event: Event, _v: Verdict) -> None:
         word = _bid_word(event.arg)
         seat = event.seat
@@ -549,6 +566,7 @@ class Belot2(Game):
         self.first = 1 - self.first
         self._new_deal()
 
+    @fold("play")
     def _do_play(self, event: Event, verdict: Verdict) -> None:
         seat = self.turn
         c = event.cards[0]
@@ -580,6 +598,7 @@ class Belot2(Game):
             self.last_trick = winner
             self.phase = SCORE
 
+    @fold("swap")
     def _do_swap(self, event: Event, _v: Verdict) -> None:
         seat = event.seat
         assert seat is not None
@@ -592,6 +611,7 @@ class Belot2(Game):
                             if not self._declared_with(seat, a[0])]
         self._find_bella()
 
+    @fold("declare")
     def _do_declare(self, event: Event, _v: Verdict) -> None:
         seat = event.seat
         assert seat is not None
@@ -604,13 +624,16 @@ class Belot2(Game):
                 self.declared.append((seat, *a))
                 return
 
+    @fold("bella")
     def _do_bella(self, event: Event, _v: Verdict) -> None:
         self.bella[event.seat] = True  # type: ignore[index]
 
+    @fold("claim")
     def _do_claim(self, event: Event, _v: Verdict) -> None:
         self.claimant = event.seat  # type: ignore[assignment]
         self.phase = SCORE
 
+    @fold("foul")
     def _do_foul(self, event: Event, _v: Verdict) -> None:
         offender = 1 - event.seat  # type: ignore[operator]
         idx = event.cards[0].index
@@ -619,6 +642,7 @@ class Belot2(Game):
                 self.fouls_claimed.append(f)
                 return
 
+    @fold("confirm")
     def _do_confirm(self, event: Event, _v: Verdict) -> None:
         self.confirmed[event.seat] = True  # type: ignore[index]
         if not (self.confirmed[0] and self.confirmed[1]):
@@ -793,27 +817,4 @@ def _bid_word(arg: str) -> str:
 
 
 _CARD_KINDS = frozenset({"shoe", "play", "swap", "declare", "foul"})
-_JUDGES = {
-    "shoe": Belot2._judge_shoe,
-    "bid": Belot2._judge_bid,
-    "play": Belot2._judge_play,
-    "swap": Belot2._judge_swap,
-    "declare": Belot2._judge_declare,
-    "bella": Belot2._judge_bella,
-    "claim": Belot2._judge_claim,
-    "foul": Belot2._judge_foul,
-    "confirm": Belot2._judge_confirm,
-}
-_DOS = {
-    "shoe": Belot2._do_shoe,
-    "bid": Belot2._do_bid,
-    "play": Belot2._do_play,
-    "swap": Belot2._do_swap,
-    "declare": Belot2._do_declare,
-    "bella": Belot2._do_bella,
-    "claim": Belot2._do_claim,
-    "foul": Belot2._do_foul,
-    "confirm": Belot2._do_confirm,
-}
-
 __all__ = ["Belot2"]
