@@ -29,7 +29,7 @@ its legal Verdict, and the lists of legal events for a hand are looked up per su
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from pydantic import Field
 
@@ -41,7 +41,7 @@ from engine.errors import (
     OutOfTurnError,
     UnknownCardError,
 )
-from engine.events import SHOE, UNDO, Event, card_event
+from engine.events import SHOE, UNDO, CardEvents, Event, card_event
 from engine.game import Game, fold, judge
 from engine.scoresheet import (
     CLAIMED,
@@ -53,7 +53,7 @@ from engine.scoresheet import (
     ScoreSheet,
 )
 from engine.settings import Policy, Settings
-from engine.verdict import Verdict
+from engine.verdict import SHARED_VERDICTS, Verdict, share_legal_verdict
 
 GameType = Literal["short", "super_short", "long3", "long5", "long7"]
 TARGETS = {"long3": 3, "long5": 5, "long7": 7}
@@ -120,38 +120,20 @@ DONE_EV = tuple(Event("done", s) for s in SEATS)
 FOUL_EV = tuple(Event("foul", s) for s in SEATS)
 UNDO_EV = Event(UNDO)
 
-# The legal Verdict of every interned event, by identity (the events live as long as the module,
-# so their ids are never reused): judging a legal play allocates nothing.
-_OK: dict[int, Verdict] = {}
+# Every listed event is interned with its shared legal verdict (engine.verdict): judging a legal
+# play allocates nothing. The card events come from card_event, which shares theirs.
+def _share(events: Any) -> None:
+    if isinstance(events, Event):
+        share_legal_verdict(events)
+    else:
+        for e in events:
+            _share(e)
 
 
-def _intern_verdicts(*groups: Any) -> None:
-    for group in groups:
-        if isinstance(group, Event):
-            _OK[id(group)] = Verdict(group)
-        else:
-            _intern_verdicts(*group)
+_share((BEAT_EV, TAKE_EV, DONE_EV, FOUL_EV))
 
-
-_intern_verdicts(SHOE_EV, PLAY_EV, TRANSFER_EV, BEAT_EV, TAKE_EV, DONE_EV, FOUL_EV)
-
-
-def _slices(events: tuple[Event, ...]) -> tuple[tuple[tuple[Event, ...], ...], ...]:
-    """For each suit, the events of every 9-bit pattern of that suit: mask -> events in 4 lookups."""
-    return tuple(
-        tuple(tuple(events[s * 9 + r] for r in range(9) if pattern >> r & 1) for pattern in range(512))
-        for s in range(4)
-    )
-
-
-SHOE_SLICES = _slices(SHOE_EV)
-PLAY_SLICES = tuple(_slices(PLAY_EV[s]) for s in SEATS)
-TRANSFER_SLICES = tuple(_slices(TRANSFER_EV[s]) for s in SEATS)
-
-
-def _events_of(slices: tuple[tuple[tuple[Event, ...], ...], ...], mask: int) -> list[Event]:
-    return [*slices[0][mask & 511], *slices[1][mask >> 9 & 511], *slices[2][mask >> 18 & 511],
-            *slices[3][mask >> 27 & 511]]
+PLAY_CARDS = tuple(CardEvents("play", s) for s in SEATS)
+TRANSFER_CARDS = tuple(CardEvents("transfer", s) for s in SEATS)
 
 
 def _low_index(mask: int) -> int:
@@ -168,14 +150,49 @@ RANK_WORDS = ("six", "seven", "eight", "nine", "ten", "jack", "queen", "king", "
 DEAL_TO_DEALER = (0, 0, 0, 1, 1, 1, 0, 0, 0, 1, 1, 1)
 DEAL_CARDS = 12
 
-class Phase(StrEnum):
+class DurakPhase(StrEnum):
     DEAL = "deal"  # cards out of the shoe to the hands and the turned trump
     PLAY = "play"  # a bout is on
     DRAW = "draw"  # the shoe owes cards to the players after a bout
     OVER = "over"  # the partie is over
 
 
-DEAL, PLAY, DRAW, OVER = Phase.DEAL, Phase.PLAY, Phase.DRAW, Phase.OVER
+DEAL, PLAY, DRAW, OVER = DurakPhase.DEAL, DurakPhase.PLAY, DurakPhase.DRAW, DurakPhase.OVER
+
+
+class OpenFoul(NamedTuple):
+    """An illegal defence standing in the bout on the table."""
+
+    seat: int
+    card: str
+    bout: int
+    rule: str
+    message: str
+
+
+class Foul(NamedTuple):
+    """An illegal defence whose bout has ended, with what came of it (engine.scoresheet)."""
+
+    seat: int
+    card: str
+    bout: int
+    rule: str
+    message: str
+    outcome: str
+
+
+class GameRecord(NamedTuple):
+    """One finished game of the partie: a line of the score sheet."""
+
+    number: int
+    dealer: int
+    first_attacker: int
+    first_trump: int  # card index of the lowest trump that chose the first attacker, or -1
+    trump_card: int
+    redeals: int
+    winner: int  # -1: a draw
+    fouls: tuple[Foul, ...]
+    gained: tuple[int, int]
 
 
 class Durak2(Game):
@@ -183,7 +200,7 @@ class Durak2(Game):
     title = "Durak for two (подкидной дурак)"
     num_seats = 2
     settings_model = Durak2Settings
-    Phase = Phase
+    Phase = DurakPhase
     # RULES.md §6: an illegal attack, throw-in (or transfer, which lays an attacking card) is
     # never a play that can stand
     always_retracted = frozenset({"throw-in-rank", "bout-cap", "transfer", "transfer-cap"})
@@ -196,15 +213,13 @@ class Durak2(Game):
         self.target: int = TARGETS.get(s.game_type, 0)
         self.transfer_on: bool = s.transfer
         self.points = [0, 0]
-        self.games: list[tuple[Any, ...]] = []  # finished games, see _close_game
+        self.games: list[GameRecord] = []
         self.game_no = 1
         self.dealer = 1  # seat 0 gets the first cards of the first game
         self.by_lowest_trump = True  # first game (and after a draw): lowest trump attacks first
         self.prev_winner = -1
         self.redeals = 0
-        # illegal defences of this game whose bout has ended:
-        # (seat, card code, bout, rule, message, outcome)
-        self.fouls: list[tuple[int, str, int, str, str, str]] = []
+        self.fouls: list[Foul] = []  # illegal defences of this game whose bout has ended
         self.winner = -1  # result of the game that just ended (-1 draw)
         self._start_deal()
 
@@ -235,8 +250,7 @@ class Durak2(Game):
         self.ranks = 0  # 9-bit set of ranks on the table
         self.taking = False
         self.bout_fouls = 0  # illegal plays on the table in this bout (retracted ones included)
-        # illegal defences standing in this bout: (seat, card code, bout, rule, message)
-        self.open_fouls: list[tuple[int, str, int, str, str]] = []
+        self.open_fouls: list[OpenFoul] = []  # illegal defences standing in this bout
         self.claimed = False  # on_claim: the attacker has claimed them
 
     @property
@@ -248,7 +262,7 @@ class Durak2(Game):
     expects_shoe: bool = True
     is_over: bool = False
 
-    def _enter(self, phase: Phase) -> None:
+    def _enter(self, phase: DurakPhase) -> None:
         self.phase = phase
         self.expects_shoe = phase in (DEAL, DRAW)
         self.is_over = phase == OVER
@@ -286,7 +300,7 @@ class Durak2(Game):
             if n:
                 m = m & RANKSET_CARDS[self.ranks] if n < self.cap else 0
             if m:
-                sl = PLAY_SLICES[a]
+                sl = PLAY_CARDS[a].suits
                 out = [*sl[0][m & 511], *sl[1][m >> 9 & 511], *sl[2][m >> 18 & 511],
                        *sl[3][m >> 27 & 511]]
             if n and (taking or not unbeaten):
@@ -307,7 +321,7 @@ class Durak2(Game):
                     h ^= dl
             out.append(TAKE_EV[d])
             if self.transfer_on and self._transfer_room():
-                out += _events_of(TRANSFER_SLICES[d], hand & RANKSET_CARDS[self.ranks])
+                out += TRANSFER_CARDS[d].of(hand & RANKSET_CARDS[self.ranks])
         if self.open_fouls and self._claimable(a) and (seat is None or seat == a):
             out.append(FOUL_EV[a])
         return out
@@ -328,7 +342,7 @@ class Durak2(Game):
     def _judge(self, event: Event) -> Verdict:
         # Fast path: an interned event (as legal_actions hands out) whose legality is plain from
         # the state gets its cached Verdict. Anything else goes to the careful judge below.
-        v = _OK.get(id(event))
+        v = SHARED_VERDICTS.get(id(event))
         if v is not None and v.event is event:
             kind = event.kind
             seat = event.seat
@@ -359,7 +373,7 @@ class Durak2(Game):
 
     @staticmethod
     def _ok(event: Event) -> Verdict:
-        v = _OK.get(id(event))
+        v = SHARED_VERDICTS.get(id(event))
         if v is not None and v.event is event:
             return v
         return Verdict(event)
@@ -608,8 +622,8 @@ class Durak2(Game):
     def _foul(self, seat: int, verdict: Verdict) -> None:
         self.bout_fouls += 1
         if verdict.rule not in self.always_retracted:  # the others are taken back at once
-            self.open_fouls.append((seat, verdict.event.cards[0].code, self.bout, verdict.rule,
-                                    verdict.message))
+            self.open_fouls.append(OpenFoul(seat, verdict.event.cards[0].code, self.bout,
+                                            verdict.rule, verdict.message))
 
     @fold("play")
     def _do_play(self, event: Event, verdict: Verdict) -> None:
@@ -660,7 +674,7 @@ class Durak2(Game):
         if self.open_fouls:  # the bout ends: its illegal defences are settled (RULES.md §6)
             punished = self.policy == "penalize" or self.claimed
             outcome = (CLAIMED if self.claimed else PENALISED) if punished else LET_GO
-            self.fouls.extend((*f, outcome) for f in self.open_fouls)
+            self.fouls.extend(Foul(*f, outcome) for f in self.open_fouls)
             if punished:
                 self.taking = True  # the defender takes the table instead of «бито»
         if self.taking:
@@ -719,8 +733,9 @@ class Durak2(Game):
         counted = tuple(self.fouls)
         self.points[0] += gained[0]
         self.points[1] += gained[1]
-        self.games.append((self.game_no, self.dealer, self.first_attacker, self.first_trump,
-                           self.trump_card, self.redeals, winner, counted, tuple(gained)))
+        self.games.append(GameRecord(self.game_no, self.dealer, self.first_attacker,
+                                     self.first_trump, self.trump_card, self.redeals, winner,
+                                     counted, (gained[0], gained[1])))
         if not self.target or max(self.points) >= self.target:
             self._enter(OVER)
             return
@@ -796,10 +811,9 @@ class Durak2(Game):
             "points": list(self.points),
             "redeals": self.redeals,
             "bout": self.bout,
-            "fouls": [{"seat": f[0], "card": f[1], "bout": f[2], "rule": f[3], "message": f[4],
-                       "outcome": f[5]} for f in self.fouls]
-            + [{"seat": f[0], "card": f[1], "bout": f[2], "rule": f[3], "message": f[4],
-                "outcome": CLAIMED if self.claimed else "pending"} for f in self.open_fouls],
+            "fouls": [f._asdict() for f in self.fouls]
+            + [{**f._asdict(), "outcome": CLAIMED if self.claimed else "pending"}
+               for f in self.open_fouls],
         })
         return out
 

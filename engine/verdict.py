@@ -25,7 +25,10 @@ class Verdict:
         return "legal" if self.legal else f"illegal ({self.rule}): {self.message}"
 
 
-_LEGAL: dict[int, Verdict] = {}
+SHARED_VERDICTS: dict[int, Verdict] = {}
+"""id(interned event) → its one legal verdict: a hot judge may look here inline (check ``v.event is
+event``) before judging an event the slow way."""
+_LEGAL = SHARED_VERDICTS
 
 
 def legal_verdict(event: Event) -> Verdict:

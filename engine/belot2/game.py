@@ -23,15 +23,23 @@ card (not under ``rozaliev`` or ``second_open_card=false``).
 from __future__ import annotations
 
 from enum import IntEnum
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
-from engine.belot2.scoring import DealResult, illegal_plays, score_deal
+from engine.belot2.scoring import (
+    DealFacts,
+    DealResult,
+    Declared,
+    Foul,
+    IllegalPlayFields,
+    illegal_plays,
+    score_deal,
+)
 from engine.belot2.settings import OPEN_BONUS, TARGETS, Belot2Settings
 from engine.belot2.tables import (
     BELLA,
     DECK,
     HIGHER_TRUMP,
-    PLAY_BY_BYTE,
+    PLAY_CARDS,
     POINTS,
     RUNS,
     SEVEN,
@@ -41,8 +49,6 @@ from engine.belot2.tables import (
     SUIT_SHIFT,
     cards_of,
     declare_event,
-    events_of,
-    legal_verdict,
     pretty,
     simple,
     suit_name,
@@ -58,11 +64,11 @@ from engine.errors import (
 from engine.events import UNDO, Event, card_event
 from engine.game import Game, fold, judge
 from engine.scoresheet import DealScore, IllegalPlay, ScoreItem, ScoreSheet
-from engine.verdict import Verdict
+from engine.verdict import Verdict, legal_verdict
 
 
 # Phases of a deal.
-class Phase(IntEnum):
+class Belot2Phase(IntEnum):
     DEAL1 = 0  # the first batch and the turned card
     BID = 1
     DEAL2 = 2  # the second batch (and the second open card)
@@ -70,7 +76,7 @@ class Phase(IntEnum):
     SCORE = 4  # both seats confirm the deal's score
 
 
-DEAL1, BID, DEAL2, PLAY, SCORE = Phase
+DEAL1, BID, DEAL2, PLAY, SCORE = Belot2Phase
 PHASE_NAMES = ("dealing", "bidding", "dealing the second batch", "play", "scoring")
 # Shoe position (0-based) -> 0 non-dealer, 1 dealer, 2 turned card; then the second batch.
 FIRST_BATCH = (0, 0, 0, 1, 1, 1, 0, 0, 0, 1, 1, 1, 2)
@@ -81,6 +87,16 @@ _CONFIRMS = [simple("confirm", 0), simple("confirm", 1)]
 _UNDO = Event(UNDO)
 
 
+class DealRecord(NamedTuple):
+    """One line of the score sheet, as the game keeps it."""
+
+    number: int
+    points: tuple[int, int]
+    items: tuple[tuple[int, str, int, str], ...]  # side, what, points, rule
+    notes: tuple[str, ...]
+    illegal: tuple[IllegalPlayFields, ...]
+
+
 class Belot2(Game):
     """Two-player Belot: shoe deal, two bidding rounds, seven swap, combinations, bella, байд."""
 
@@ -88,13 +104,12 @@ class Belot2(Game):
     title: ClassVar[str] = "Belot for two (Белот вдвоём)"
     num_seats: ClassVar[int] = 2
     settings_model: ClassVar[type[Belot2Settings]] = Belot2Settings
-    Phase = Phase
+    Phase = Belot2Phase
 
     # ----------------------------------------------------------------- state
     def _new_state(self) -> None:
         st: Belot2Settings = self.settings  # type: ignore[assignment]
         # Settings as plain attributes: the hot loop never touches pydantic.
-        self._policy = st.policy
         self._rozaliev = st.rozaliev
         self._short = st.game_type == "short"
         self._target = 501 if st.rozaliev else TARGETS[st.game_type]
@@ -113,9 +128,7 @@ class Belot2(Game):
         if self._bonus:
             self.totals[self._proposer] = self._bonus
         self.pot = 0  # висячий байд: points waiting for the next deal's higher scorer
-        # (number, points, items, notes, illegal plays as IllegalPlay fields)
-        self.deals: list[tuple[int, tuple[int, int], tuple[tuple[int, str, int, str], ...],
-                               tuple[str, ...], tuple[tuple[int, str, int, str, str, str], ...]]] = []
+        self.deals: list[DealRecord] = []
         self.is_over = False
         self.winner: int | None = None
         self.result = ""
@@ -135,7 +148,7 @@ class Belot2(Game):
         self.declarer = -1
         self.swapped = False
         self.avail: list[list[tuple[int, int, int, int]]] = [[], []]  # (mask, length, top, suit)
-        self.declared: list[tuple[int, int, int, int, int]] = []      # (seat, mask, length, top, suit)
+        self.declared: list[Declared] = []
         self.bella = [False, False]
         self.bella_seat = -1            # the seat dealt trump K + Q (after a swap too), or -1
         self.played = [0, 0]
@@ -147,17 +160,16 @@ class Belot2(Game):
         self.won = [0, 0]
         self.ntricks = 0
         self.last_trick = -1
-        # (seat, card index, rule, trick, message) of each illegal play this deal
-        self.fouls: list[tuple[int, int, str, int, str]] = []
-        self.fouls_claimed: list[tuple[int, int, str, int, str]] = []
+        self.fouls: list[Foul] = []  # the illegal plays of this deal
+        self.fouls_claimed: list[Foul] = []
         self.claimant = -1
         self.confirmed = [False, False]      # scoring phase: who accepted the score
 
     # ----------------------------------------------------------------- base-class queries
     # ``expects_shoe`` and ``is_over`` are plain attributes kept in step with the phase (the
     # playout loop reads them for every event; a property call costs more than the read).
-    expects_shoe: bool = True  # type: ignore[assignment]
-    is_over: bool = False  # type: ignore[assignment]
+    expects_shoe: bool = True
+    is_over: bool = False
 
     def to_act(self) -> int | None:
         if self.is_over:
@@ -192,11 +204,11 @@ class Belot2(Game):
             out: list[Event] = []
             if seat is None or seat == t:
                 if self.lead < 0:
-                    out = events_of(PLAY_BY_BYTE[t], self.hands[t])
+                    out = PLAY_CARDS[t].of(self.hands[t])
                     if self._claims and self.tricks_won[t]:
                         out.append(simple("claim", t))
                 else:
-                    out = events_of(PLAY_BY_BYTE[t], self._follow_mask(t))
+                    out = PLAY_CARDS[t].of(self._follow_mask(t))
             nplayed = self.nplayed
             if not (nplayed[0] and nplayed[1]):
                 for s in (0, 1) if seat is None else (seat,):
@@ -220,7 +232,7 @@ class Belot2(Game):
         if phase == SCORE:
             out = [_CONFIRMS[s] for s in ((0, 1) if seat is None else (seat,))
                    if not self.confirmed[s]]
-            if self._policy == "on_claim":
+            if self.policy == "on_claim":
                 for f in self.fouls:
                     s = f[0]
                     if (f not in self.fouls_claimed and seat in (None, 1 - s)
@@ -459,9 +471,9 @@ class Belot2(Game):
     @judge("foul")
     def _judge_foul(self, event: Event) -> Verdict:
         seat = self._seat(event)
-        if self._policy != "on_claim":
+        if self.policy != "on_claim":
             raise ActionNotAllowedError(
-                f"foul claims are for policy on_claim; this table's policy is {self._policy}", "foul")
+                f"foul claims are for policy on_claim; this table's policy is {self.policy}", "foul")
         if self.phase != SCORE:
             raise self._phase_error("неправильный бой is claimed when the tricks are opened, before "
                                     "the score is confirmed", "foul")
@@ -558,7 +570,7 @@ class Belot2(Game):
         self.expects_shoe = True
 
     def _redeal(self) -> None:
-        self.deals.append((self.deal_no, (0, 0), (), (
+        self.deals.append(DealRecord(self.deal_no, (0, 0), (), (
             f"redeal: both players passed twice (turned {BY_INDEX[self.turned].pretty()}); "
             f"the first word passes to seat {1 - self.first}",), ()))
         self.deal_no += 1
@@ -575,7 +587,7 @@ class Belot2(Game):
         self.played[seat] |= bit
         self.nplayed[seat] += 1
         if not verdict.legal:
-            self.fouls.append((seat, c.index, verdict.rule, self.nplayed[seat], verdict.message))
+            self.fouls.append(Foul(seat, c.index, verdict.rule, self.nplayed[seat], verdict.message))
         lead = self.lead
         if lead < 0:
             self.lead = c.index
@@ -621,7 +633,7 @@ class Belot2(Game):
         for i, a in enumerate(self.avail[seat]):
             if a[0] == mask:
                 del self.avail[seat][i]
-                self.declared.append((seat, *a))
+                self.declared.append(Declared(seat, *a))
                 return
 
     @fold("bella")
@@ -647,7 +659,8 @@ class Belot2(Game):
         self.confirmed[event.seat] = True  # type: ignore[index]
         if not (self.confirmed[0] and self.confirmed[1]):
             return
-        r = score_deal(self)
+        facts = self._facts()
+        r = score_deal(facts)
         pts = r.points
         notes = list(r.notes)
         self.totals[0] += pts[0]
@@ -667,8 +680,8 @@ class Belot2(Game):
             if winner is not None and self.pot:
                 notes.append(f"the hanging {self.pot} points are dropped: the partie is over")
                 self.pot = 0
-        self.deals.append((self.deal_no, (pts[0], pts[1]), tuple(r.items), tuple(notes),
-                           illegal_plays(self)))
+        self.deals.append(DealRecord(self.deal_no, (pts[0], pts[1]), tuple(r.items), tuple(notes),
+                                     illegal_plays(facts)))
         if winner is not None:
             self._finish(winner, r)
             return
@@ -731,7 +744,19 @@ class Belot2(Game):
 
     def preview(self) -> DealResult | None:
         """The current deal's score as it would be confirmed now (scoring phase only)."""
-        return score_deal(self) if self.phase == SCORE and not self.is_over else None
+        return score_deal(self._facts()) if self.phase == SCORE and not self.is_over else None
+
+    def _facts(self) -> DealFacts:
+        """The deal as scoring reads it."""
+        return DealFacts(
+            card_points=(self.points[0], self.points[1]),
+            tricks_won=(self.tricks_won[0], self.tricks_won[1]),
+            declared=tuple(self.declared), trump=self.trump,
+            bella=(self.bella[0], self.bella[1]), claimant=self.claimant,
+            last_trick=self.last_trick, fouls=tuple(self.fouls),
+            fouls_claimed=tuple(self.fouls_claimed), policy=self.policy,
+            declarer=self.declarer, pot=self.pot, totals=(self.totals[0], self.totals[1]),
+            target=self._target, short=self._short, seq_order=self._seq_order)
 
     def describe(self) -> dict[str, Any]:
         d = super().describe()

@@ -1,20 +1,69 @@
 """Scoring one deal of two-player Belot: combinations compared, bella, last trick, неправильный
-бой, байд and висячий байд (RULES.md §1). Pure functions over the game's plain state, so a
-display can preview the score before it is confirmed."""
+бой, байд and висячий байд (RULES.md §1). Pure functions of a :class:`DealFacts` value (the game
+builds it; scoring reads nothing of the game itself), so a display can preview the score before
+it is confirmed and a test can score a deal written down by hand."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import NamedTuple
 
 from engine.belot2.tables import combination_name, combination_value, run_text
 from engine.cards import BY_INDEX
 from engine.scoresheet import CLAIMED, LET_GO, PENALISED
 
-if TYPE_CHECKING:
-    from engine.belot2.game import Belot2
-
 Item = tuple[int, str, int, str]  # side, what, points, rule
+
+
+class Declared(NamedTuple):
+    """A combination declared in the deal."""
+
+    seat: int
+    mask: int  # its cards
+    length: int
+    top: int  # the rank offset of its top card in the sequence order
+    suit: int
+
+
+class Foul(NamedTuple):
+    """An illegal play of the deal, as the game folded it."""
+
+    seat: int
+    card: int  # card index
+    rule: str
+    trick: int  # 1-9
+    message: str
+
+
+class IllegalPlayFields(NamedTuple):
+    seat: int
+    card: str
+    trick: int
+    rule: str
+    message: str
+    outcome: str
+
+
+@dataclass(frozen=True, slots=True)
+class DealFacts:
+    """Everything scoring one deal reads, as plain values."""
+
+    card_points: tuple[int, int]  # in the tricks each side took
+    tricks_won: tuple[int, int]
+    declared: tuple[Declared, ...]
+    trump: int  # suit index
+    bella: tuple[bool, bool]
+    claimant: int  # «Партия!» by this seat, or -1
+    last_trick: int  # the seat that took it, or -1
+    fouls: tuple[Foul, ...]
+    fouls_claimed: tuple[Foul, ...]
+    policy: str
+    declarer: int
+    pot: int  # висячий байд from earlier deals
+    totals: tuple[int, int]  # before this deal
+    target: int
+    short: bool
+    seq_order: str
 
 
 @dataclass
@@ -28,14 +77,14 @@ class DealResult:
     short_stakes: int = 0                   # short partie: stakes the declarer wins (+) or pays (-)
 
 
-def combination_winner(game: Belot2) -> int | None:
+def combination_winner(facts: DealFacts) -> int | None:
     """The seat whose best declared combination wins, or None when nobody declared.
 
     Longer wins; same length, higher top card; same top, trump wins; both plain, first declared.
     """
     best: list[tuple[int, int, int, int] | None] = [None, None]  # (length, top, trump, -order)
-    for order, (seat, _mask, length, top, suit) in enumerate(game.declared):
-        key = (length, top, int(suit == game.trump), -order)
+    for order, (seat, _mask, length, top, suit) in enumerate(facts.declared):
+        key = (length, top, int(suit == facts.trump), -order)
         if best[seat] is None or key > best[seat]:  # type: ignore[operator]
             best[seat] = key
     if best[0] is None and best[1] is None:
@@ -47,62 +96,62 @@ def combination_winner(game: Belot2) -> int | None:
     return 0 if best[0] > best[1] else 1
 
 
-def caught_offenders(game: Belot2) -> list[int]:
+def caught_offenders(facts: DealFacts) -> list[int]:
     """Seats whose illegal play counts: every one under penalize, the claimed ones under on_claim."""
-    if game._policy == "on_claim":
-        return sorted({f[0] for f in game.fouls_claimed})
-    return sorted({f[0] for f in game.fouls})
+    if facts.policy == "on_claim":
+        return sorted({f[0] for f in facts.fouls_claimed})
+    return sorted({f[0] for f in facts.fouls})
 
 
-def illegal_plays(game: Belot2) -> tuple[tuple[int, str, int, str, str, str], ...]:
+def illegal_plays(facts: DealFacts) -> tuple[IllegalPlayFields, ...]:
     """Every illegal play of the deal with its outcome, as :class:`IllegalPlay` fields."""
     out = []
-    for f in game.fouls:
+    for f in facts.fouls:
         seat, idx, rule, trick, message = f
-        if game._policy == "on_claim":
-            outcome = CLAIMED if f in game.fouls_claimed else LET_GO
+        if facts.policy == "on_claim":
+            outcome = CLAIMED if f in facts.fouls_claimed else LET_GO
         else:
             outcome = PENALISED
-        out.append((seat, BY_INDEX[idx].code, trick, rule, message, outcome))
+        out.append(IllegalPlayFields(seat, BY_INDEX[idx].code, trick, rule, message, outcome))
     return tuple(out)
 
 
-def score_deal(game: Belot2) -> DealResult:
+def score_deal(facts: DealFacts) -> DealResult:
     """The deal's score as RULES.md §1 has it; arithmetic in the item texts."""
     items: list[Item] = []
     notes: list[str] = []
-    card_pts = list(game.points)
+    card_pts = list(facts.card_points)
     for side in (0, 1):
-        n = game.tricks_won[side]
+        n = facts.tricks_won[side]
         items.append((side, f"card points in {n} trick{'' if n == 1 else 's'}", card_pts[side],
                       "card-points"))
     combo = [0, 0]
-    w = combination_winner(game)
+    w = combination_winner(facts)
     if w is not None:
-        for seat, mask, length, _top, _suit in game.declared:
+        for seat, mask, length, _top, _suit in facts.declared:
             value = combination_value(length)
             if seat == w:
                 combo[w] += value
-                items.append((w, f"{combination_name(length)} {run_text(mask, game._seq_order)}",
+                items.append((w, f"{combination_name(length)} {run_text(mask, facts.seq_order)}",
                               value, "combinations"))
             else:
                 notes.append(f"seat {seat}'s {combination_name(length)} "
-                             f"{run_text(mask, game._seq_order)} is beaten "
+                             f"{run_text(mask, facts.seq_order)} is beaten "
                              f"by seat {w}'s best combination and scores nothing")
-    bella = [20 if game.bella[s] else 0 for s in (0, 1)]
+    bella = [20 if facts.bella[s] else 0 for s in (0, 1)]
     for side in (0, 1):
         if bella[side]:
             items.append((side, "bella (trump K + Q)", 20, "bella"))
     last = [0, 0]
-    if game.claimant < 0 and game.last_trick >= 0:
-        last[game.last_trick] = 10
-        items.append((game.last_trick, "last trick", 10, "last-trick"))
+    if facts.claimant < 0 and facts.last_trick >= 0:
+        last[facts.last_trick] = 10
+        items.append((facts.last_trick, "last trick", 10, "last-trick"))
     pts = [card_pts[s] + combo[s] + bella[s] + last[s] for s in (0, 1)]
 
     # Неправильный бой (RULES.md §6): the opponent scores every point of the deal — both sides'
     # card points, the last trick, the combinations that scored, either side's bella — and the
     # offender 0. Should both seats be caught, each scores 0 (neither is an innocent opponent).
-    offenders = caught_offenders(game)
+    offenders = caught_offenders(facts)
     if len(offenders) == 1:
         s = offenders[0]
         o = 1 - s
@@ -120,24 +169,24 @@ def score_deal(game: Belot2) -> DealResult:
                           -pts[s], "wrong-play"))
         pts = [0, 0]
 
-    result = DealResult(points=pts, items=items, notes=notes, pot=game.pot)
-    decl, dfd = game.declarer, 1 - game.declarer
-    if game.claimant >= 0:
-        c = game.claimant
+    result = DealResult(points=pts, items=items, notes=notes, pot=facts.pot)
+    decl, dfd = facts.declarer, 1 - facts.declarer
+    if facts.claimant >= 0:
+        c = facts.claimant
         failed = c in offenders
-        total = game.totals[c] + pts[c]
-        result.claim_won = not failed and total >= game._target
+        total = facts.totals[c] + pts[c]
+        result.claim_won = not failed and total >= facts.target
         why = ("a caught illegal play by the claimant makes the claim fail" if failed else
-               f"{game.totals[c]} + {pts[c]} = {total} {'≥' if total >= game._target else '<'} "
-               f"{game._target}")
+               f"{facts.totals[c]} + {pts[c]} = {total} {'≥' if total >= facts.target else '<'} "
+               f"{facts.target}")
         notes.append(f"«Партия!» by seat {c}: points so far, no last trick, no байд test; {why}: "
                      f"seat {c} {'wins' if result.claim_won else 'loses'} the partie")
-        if game.pot:
-            notes.append(f"the hanging {game.pot} points are dropped: the partie ends")
+        if facts.pot:
+            notes.append(f"the hanging {facts.pot} points are dropped: the partie ends")
         result.pot = 0
         result.winner = c if result.claim_won else 1 - c
         return result
-    if game._short:
+    if facts.short:
         if pts[decl] < pts[dfd]:
             result.short_stakes = -2
             why = f"declarer {pts[decl]} < defender {pts[dfd]}: the declarer pays 2 stakes"
@@ -162,18 +211,18 @@ def score_deal(game: Belot2) -> DealResult:
     elif pts[decl] == pts[dfd]:
         items.append((decl, f"висячий байд: declarer {pts[decl]} = defender {pts[dfd]}, the "
                             "declarer's points hang", -pts[decl], "hanging-bayd"))
-        result.pot = game.pot + pts[decl]
+        result.pot = facts.pot + pts[decl]
         pts[decl] = 0
-        if game.pot:
-            notes.append(f"the hanging pot grows {game.pot} + {result.pot - game.pot} = {result.pot}")
+        if facts.pot:
+            notes.append(f"the hanging pot grows {facts.pot} + {result.pot - facts.pot} = {result.pot}")
         else:
             notes.append(f"{result.pot} points hang until a deal has a higher scorer")
         result.winner = None
         return result
     result.winner = 0 if pts[0] > pts[1] else 1
-    if game.pot:
+    if facts.pot:
         items.append((result.winner, f"висячий байд from earlier deals: seat {result.winner} "
-                                     "scores more in this deal", game.pot, "hanging-bayd-won"))
-        pts[result.winner] += game.pot
+                                     "scores more in this deal", facts.pot, "hanging-bayd-won"))
+        pts[result.winner] += facts.pot
         result.pot = 0
     return result

@@ -11,8 +11,8 @@ from __future__ import annotations
 from functools import cache
 
 from engine.cards import BY_INDEX, SUIT_SYMBOLS, SUITS, Card, composition_mask
-from engine.events import Event, card_event
-from engine.verdict import Verdict
+from engine.events import CardEvents, Event
+from engine.verdict import share_legal_verdict
 
 DECK = composition_mask("32")
 N = 36  # table size: every index a 32-card deck can use
@@ -89,57 +89,9 @@ def combination_name(length: int) -> str:
 
 
 # ----------------------------------------------------------------- interned events and verdicts
-SHOE_EVENTS = [card_event("shoe", None, BY_INDEX[i]) if DECK >> i & 1 else None for i in range(N)]
-PLAY_EVENTS = [[card_event("play", seat, BY_INDEX[i]) if DECK >> i & 1 else None for i in range(N)]
-               for seat in (0, 1)]
-
-
-def _by_byte(events: list[Event | None]) -> list[list[tuple[Event, ...]]]:
-    """events per suit and suit byte, so a mask becomes a list in four lookups."""
-    out = []
-    for s in range(4):
-        row = []
-        for byte in range(256):
-            row.append(tuple(events[s * 9 + 1 + k] for k in range(8) if byte >> k & 1))  # type: ignore[misc]
-        out.append(row)
-    return out
-
-
-SHOE_BY_BYTE = _by_byte(SHOE_EVENTS)
-PLAY_BY_BYTE = [_by_byte(PLAY_EVENTS[seat]) for seat in (0, 1)]
-
-
-def events_of(table: list[list[tuple[Event, ...]]], mask: int) -> list[Event]:
-    return [*table[0][mask >> 1 & 255], *table[1][mask >> 10 & 255], *table[2][mask >> 19 & 255],
-            *table[3][mask >> 28 & 255]]
-
-
-_LEGAL: dict[int, Verdict] = {}
-
-
-def _interned(event: Event) -> Event:
-    """Give an interned event its one shared legal verdict."""
-    _LEGAL[id(event)] = Verdict(event)
-    return event
-
-
-def legal_verdict(event: Event) -> Verdict:
-    """The shared legal verdict of an interned event (a random deal then allocates none), or a
-    new one for an event parsed from a record or a panel.
-
-    Keyed by ``id``: interned events live for the whole process, and the verdict holds its event,
-    so an id is never reused while its entry exists (an Event's dataclass ``__hash__`` costs more
-    than the whole judgement of a play).
-    """
-    v = _LEGAL.get(id(event))
-    if v is not None and v.event is event:
-        return v
-    return Verdict(event)
-
-
-for _e in SHOE_EVENTS + PLAY_EVENTS[0] + PLAY_EVENTS[1]:
-    if _e is not None:
-        _interned(_e)
+# One table per seat of the engine's CardEvents (the same events card_event interns, each with
+# its shared legal verdict: engine.verdict).
+PLAY_CARDS = (CardEvents("play", 0), CardEvents("play", 1))
 
 
 def simple(kind: str, seat: int | None, arg: str = "") -> Event:
@@ -148,12 +100,12 @@ def simple(kind: str, seat: int | None, arg: str = "") -> Event:
 
 @cache
 def _simple(kind: str, seat: int | None, arg: str) -> Event:
-    return _interned(Event(kind, seat, (), arg))
+    return share_legal_verdict(Event(kind, seat, (), arg))
 
 
 @cache
 def declare_event(seat: int, mask: int) -> Event:
-    return _interned(Event("declare", seat, tuple(cards_of(mask)), ""))
+    return share_legal_verdict(Event("declare", seat, tuple(cards_of(mask)), ""))
 
 
 def cards_of(mask: int) -> list[Card]:
