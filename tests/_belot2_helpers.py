@@ -5,6 +5,7 @@ from __future__ import annotations
 from engine.belot2 import Belot2
 from engine.cards import cards, composition
 from engine.events import ev
+from engine.playout import deal_hands
 from engine.verdict import Verdict
 
 
@@ -26,19 +27,23 @@ def shoe_order(game: Belot2, hands: dict[int, str], turned: str) -> tuple[list[s
 def deal(game: Belot2, hands: dict[int, str], turned: str, bids: list[str],
          second_open: str | None = None) -> None:
     """Shoe the deal, run the bidding, shoe the second batch and the second open card (by
-    default the first unused card of the deck: it is never played)."""
-    first, second = shoe_order(game, hands, turned)
-    for code in first:
-        game.apply(ev(f"shoe {code}"))
+    default the first unused card of the deck: it is never played).
+
+    ``hands[seat]`` lists the seat's nine cards: the first six come in the first batch, the last
+    three in the second. The shoe is stacked by the engine's own ``deal_hands``; the deal
+    protocol itself is checked against the hand-written ``shoe_order`` in test_belot2_deal.
+    """
+    first, second = shoe_order(game, hands, turned)  # also checks nine cards each, no repeats
+    deal_hands(game, {s: h.split()[:6] for s, h in hands.items()}, turned)
     for bid in bids:
         game.apply(ev(bid))
-    for code in second:
-        game.apply(ev(f"shoe {code}"))
+    rest = []
     if game._second_open:
         if second_open is None:
             second_open = next(c.code for c in composition("32") if c.code not in first + second)
         assert second_open not in first + second
-        game.apply(ev(f"shoe {second_open}"))
+        rest = [second_open]
+    deal_hands(game, {s: h.split()[6:] for s, h in hands.items()}, rest)
 
 
 def plays(game: Belot2, script: str) -> list[Verdict]:
