@@ -32,8 +32,8 @@ def test_belot_in_two_batches_around_the_bidding() -> None:
     assert g.describe()["turned"] == "TH" and g.to_act() == 1  # bidding, seat 1 first
     g.apply(ev("1 bid play"))
     deal_hands(g, {1: "AC TC KC", 0: "7C 8C 9C"}, "8D")  # second batch, second open card
-    assert codes(g, 1) == set("JH 9H AH AS TS KS AC TC KC".split())
-    assert codes(g, 0) == set("7H 8H QH 7S 8S 9S 7C 8C 9C".split())
+    assert codes(g, 1) == {"JH", "9H", "AH", "AS", "TS", "KS", "AC", "TC", "KC"}
+    assert codes(g, 0) == {"7H", "8H", "QH", "7S", "8S", "9S", "7C", "8C", "9C"}
     assert g.describe()["second_open"] == "8D"
 
 
