@@ -24,6 +24,8 @@
     e.preventDefault();
     const g = await (await fetch("/api/games/" + id)).json();
     const s = g.sheet;
+    // the players' names where a side is one seat (two-player games); pair games keep their sides
+    if ((g.names || []).length === s.sides.length) s.sides = g.names.slice();
     $("detail").classList.remove("hidden");
     $("detail-title").textContent = `${T.sheet}: #${g.id} ${g.title}`;
     $("sheet").innerHTML = `<tr><th>${esc(T.deal_col)}</th>` + s.sides.map((x) => `<th>${esc(x)}</th>`).join("") + "</tr>" +
