@@ -49,3 +49,15 @@ def test_parse_rejects_bad_lists(text):
 @given(st.lists(st.sampled_from(all_codes()), min_size=1, max_size=40))
 def test_parse_round_trips_any_list(codes):
     assert parse_card_list(",".join(codes)) == codes
+
+
+def test_the_readers_know_every_deck_the_engine_deals() -> None:
+    # one vocabulary: every engine composition (38 included) is a composition of the readers
+    from typing import get_args
+
+    from engine.cards import Composition
+    from engine.cards import composition as engine_composition
+
+    for name in get_args(Composition):
+        assert composition(name) == [c.code for c in engine_composition(name)]
+    assert len(composition("38")) == 38 and composition("38")[-2:] == ["BJ", "RJ"]

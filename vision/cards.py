@@ -1,22 +1,27 @@
-"""Card codes and deck compositions as the shoe reader sees them.
+"""Card codes and deck compositions as the shoe and table readers use them.
 
-Kept here rather than imported from ``engine`` so the vision package stays independent of the
-rules engine (the engine imports nothing from other packages, and vision only needs the codes).
+One vocabulary for the whole project: the codes and compositions are the engine's
+(``engine.cards``), so a deck the engine deals (``38`` included) is a deck the readers know. The
+readers work in plain code strings; ``??`` is the code of a card that could not be read.
 """
 
 from __future__ import annotations
 
-RANKS = ("6", "7", "8", "9", "T", "J", "Q", "K", "A")
-SUITS = ("C", "D", "H", "S")
-JOKERS = ("BJ", "RJ")
+from typing import get_args
+
+from engine import cards as _engine
+
+RANKS = tuple(_engine.RANKS)
+SUITS = tuple(_engine.SUITS)
+JOKERS = tuple(c.code for c in _engine.ALL_CARDS[36:])
 UNKNOWN = "??"
 
-COMPOSITIONS = ("32", "36", "36j")
+COMPOSITIONS: tuple[str, ...] = get_args(_engine.Composition)
 
 
 def all_codes() -> tuple[str, ...]:
     """Every code a deck profile may contain, in standard order."""
-    return tuple(r + s for s in SUITS for r in RANKS) + JOKERS
+    return tuple(c.code for c in _engine.ALL_CARDS)
 
 
 def is_card_code(code: str) -> bool:
@@ -24,15 +29,11 @@ def is_card_code(code: str) -> bool:
 
 
 def composition(name: str) -> list[str]:
-    """Cards of a composition in standard order: suits C, D, H, S by ascending rank, then jokers."""
+    """Cards of a composition in standard order: suits C, D, H, S by ascending rank, then jokers
+    (``36j``: the 36-card joker pack, whose jokers replace the two black sixes; ``38``: 36 + 2)."""
     if name not in COMPOSITIONS:
         raise ValueError(f"unknown composition {name!r}; choose one of {', '.join(COMPOSITIONS)}")
-    ranks = RANKS[1:] if name == "32" else RANKS
-    cards = [r + s for s in SUITS for r in ranks]
-    if name == "36j":
-        # The 36-card joker pack replaces the two black sixes with the jokers.
-        cards = [c for c in cards if c not in ("6S", "6C")] + list(JOKERS)
-    return cards
+    return [c.code for c in _engine.composition(name)]  # type: ignore[arg-type]
 
 
 def parse_card_list(text: str) -> list[str]:
