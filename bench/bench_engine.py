@@ -14,6 +14,14 @@ Terz ≥ 2,000 deals/s. A Raspberry Pi 4 is roughly 4–6× slower.
 The record case plays one long party live (Bazar-Belot with a high target, so it does not end)
 with an ``undo`` or a ``fix`` of the last event instead of a move one time in ten, writes it and
 times ``record.loads``: the load must stay linear in the record's length.
+
+    python bench/bench_engine.py --pop          # also: pop() at the end of a long game
+
+``pop`` takes the last event back from the state saved nearest before it (engine/game.py), so its
+cost must not grow with the game: each game is played to its end through ``record``, then the last
+event is popped and recorded again, many times. Printed as microseconds and as a ratio to one
+``record`` of the same event (machine-independent: about 1 + the events folded since the last
+saved state, so a few tens at most).
 """
 
 from __future__ import annotations
@@ -94,6 +102,34 @@ def bench_record(events: int, meta_share: float, seed: int) -> None:
           f"corrections in {built:.1f} s wall)")
 
 
+LONG = {"belot2": {"game_type": "501"}, "durak2": {"game_type": "long7"}}  # long parties
+
+
+def bench_pop(name: str, seed: int, repeats: int = 300) -> None:
+    g = game_class(name)(LONG.get(name, {}))
+    rng = random.Random(seed)
+    while not g.is_over:  # through record, as at a table: saved states are kept on the way
+        actions = g.legal_actions()
+        g.record(actions[rng.randrange(len(actions))])
+    n = len(g.raw_log)
+    last = g.raw_log[-1]
+    start = time.process_time()
+    for _ in range(repeats):  # take the last event back and record it again
+        g.pop()
+        g.record(last)
+    both = (time.process_time() - start) / repeats
+    copies = [g.copy() for _ in range(20)]  # the same point, to time one record alone
+    for c in copies:
+        c.pop()
+    start = time.process_time()
+    for c in copies:
+        c.record(last)
+    one = max((time.process_time() - start) / len(copies), 1e-7)
+    pop = max(both - one, 0.0)
+    print(f"{name:8} pop {pop * 1e6:8.0f} µs at the end of a {n}-event game "
+          f"({pop / one:5.1f}× one record of the same event)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", action="append", help="game name (repeatable); default: all built")
@@ -102,6 +138,7 @@ def main() -> None:
     parser.add_argument("--record", action="store_true",
                         help="also time loading a long record with undo and fix")
     parser.add_argument("--record-events", type=int, default=100_000)
+    parser.add_argument("--pop", action="store_true", help="also time pop() at the end of a long game")
     args = parser.parse_args()
     for name in args.game or available_games():
         wall = time.perf_counter()
@@ -115,6 +152,9 @@ def main() -> None:
               f"{verdict}")
     if args.record:
         bench_record(args.record_events, 0.1, args.seed)
+    if args.pop:
+        for name in args.game or available_games():
+            bench_pop(name, args.seed)
 
 
 if __name__ == "__main__":
