@@ -109,8 +109,8 @@ def bench_pop(name: str, seed: int, repeats: int = 300) -> None:
     g = game_class(name)(LONG.get(name, {}))
     rng = random.Random(seed)
     while not g.is_over:  # through record, as at a table: saved states are kept on the way
-        actions = g.legal_actions()
-        g.record(actions[rng.randrange(len(actions))])
+        actions = [a for a in g.legal_actions() if a.kind != "claim"] or g.legal_actions()
+        g.record(actions[rng.randrange(len(actions))])  # (a blind «Партия!» ends a party early)
     n = len(g.raw_log)
     last = g.raw_log[-1]
     start = time.process_time()
