@@ -46,13 +46,6 @@ def browser():
         b.close()
 
 
-@pytest.fixture
-def ctl(tmp_path):
-    c = Controller(GameLog(tmp_path / "table.sqlite"))
-    c.new_game("durak2", {}, ["Аня", "Боря"])
-    return c
-
-
 def wait_seq(page, seq: int) -> None:
     page.wait_for_function(f"Number(document.body.dataset.seq) >= {seq}", timeout=WAIT)
 
@@ -115,6 +108,28 @@ def test_display_four_seats_and_finished_partie(tmp_path, browser):
         assert "минусовой джокер" in page.locator("#rules").inner_text()
         assert page.evaluate("document.documentElement.scrollHeight <= innerHeight + 1")
         page.screenshot(path=str(ARTIFACTS / "display-joker-1920x1080.png"))
+        page.close()
+
+
+def test_display_shows_the_winner_and_the_score_of_a_finished_game(tmp_path, browser):
+    c = Controller(GameLog(tmp_path / "over.sqlite"))
+    c.new_game("durak2", {"game_type": "super_short"}, ["Аня", "Боря"])
+    rng = random.Random(11)
+    assert play_until(c, rng, lambda c: c.game.is_over, limit=500)
+    out = c.game.outcome
+    with LiveServer(c) as srv:
+        page = browser.new_page(bypass_csp=True, viewport={"width": 1920, "height": 1080})
+        page.goto(srv.url + "/")
+        wait_seq(page, c.seq)
+        over = page.locator("#over").inner_text()
+        # Russian by default: the winner by name and the totals, not the engine's English reason
+        assert f"счёт {out.totals[0]} : {out.totals[1]}" in over
+        if out.winner is not None:
+            assert "Победитель: " + ("Аня", "Боря")[out.winner] in " ".join(over.split())
+        assert "wins" not in over
+        page.goto(srv.url + "/?lang=en")
+        wait_seq(page, c.seq)
+        assert out.reason.split()[-1] in page.locator("#over").inner_text()
         page.close()
 
 

@@ -169,7 +169,13 @@
     el.className = "show";
     el.innerHTML = `<div class="big">${esc(T.over)}</div>` +
       (w !== null && w !== undefined && names[w] ? `<div class="winner">${esc(fmt(T.winner, { name: names[w] }))}</div>` : "") +
-      `<div class="reason">${esc(withNames(st, v.outcome.reason || ""))}</div>`;
+      `<div class="reason">${esc(overText(st, v))}</div>`;
+  }
+
+  // The engine words its reason in English; in another language the totals say it instead.
+  function overText(st, v) {
+    if (T.lang === "en") return withNames(st, v.outcome.reason || "");
+    return fmt(T.final_score, { score: (v.outcome.totals || v.totals || []).join(" : ") });
   }
 
   /* Spoken announcements with the browser's own voice (?speak=1 or the checkbox): the trump,
