@@ -373,7 +373,8 @@ def test_durak_illegal_throw_in_must_be_taken_back_under_penalize_by_rules_md_se
     says to take the card back, nothing else is accepted, and «Отмена» restores the table."""
     c = Controller(GameLog(tmp_path / "t.sqlite"))
     c.new_game("durak2", {"policy": "penalize"}, ["A", "B"])
-    for code in "6C 6D 6H 8C 8D 8H 6S 7C 7D 7S 9C 9D 8S".split():  # seat 0 attacks (lowest trump 6S)
+    deal = "6C 6D 6H 8C 8D 8H 6S 7C 7D 7S 9C 9D 8S"  # seat 0 attacks (lowest trump 6S)
+    for code in deal.split():
         assert c.submit(ShoeCard(card=code)).accepted
     c.submit(Placed(seat=0, card="6C"))
     c.submit(Placed(seat=1, card="8C", covers="6C"))
