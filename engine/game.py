@@ -155,6 +155,8 @@ def _clone(value: Any) -> Any:
         return value[:] if _hashable(tuple(value)) else [_clone(v) for v in value]
     if t is tuple:
         return value if _hashable(value) else tuple(_clone(v) for v in value)
+    if isinstance(value, tuple) and _hashable(value):  # a NamedTuple row of typed state
+        return value
     if t is dict:
         return dict(value) if _hashable(tuple(value.values())) else {
             k: _clone(v) for k, v in value.items()}
@@ -172,7 +174,7 @@ def _copier(value: Any) -> Any:
         return None
     if t is list and _hashable(tuple(value)):
         return list.copy
-    if t is tuple and _hashable(value):
+    if isinstance(value, tuple) and _hashable(value):
         return None
     if t is dict and _hashable(tuple(value.values())):
         return dict.copy

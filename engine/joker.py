@@ -16,11 +16,13 @@ Event vocabulary (``[SEAT] KIND [CARD] [ARG]``):
   (until the next deal's first card); ``confirm`` closes the last deal's claims.
 
 State is plain ints and lists; hands are bit masks, so legal moves are a few bitwise operations.
+A finished deal is a :class:`DealResult` and each illegal play a :class:`Foul` (named tuples).
 """
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
+from enum import StrEnum
+from typing import Any, ClassVar, Literal, NamedTuple
 
 from pydantic import Field
 
@@ -30,8 +32,8 @@ from engine.cards import (
     SUIT_MASK,
     SUIT_SYMBOLS,
     SUITS,
+    Card,
     Composition,
-    composition,
     composition_mask,
 )
 from engine.errors import (
@@ -41,8 +43,8 @@ from engine.errors import (
     CardNotInHandError,
     OutOfTurnError,
 )
-from engine.events import SHOE, Event, card_event
-from engine.game import UNDO_EVENT, Game
+from engine.events import SHOE, SHOE_EVENTS, CardEvents, Event, card_event
+from engine.game import Game, fold, judge
 from engine.scoresheet import (
     CLAIMED,
     LET_GO,
@@ -53,7 +55,7 @@ from engine.scoresheet import (
     ScoreSheet,
 )
 from engine.settings import Settings
-from engine.verdict import Verdict
+from engine.verdict import Verdict, legal_verdict, share_legal_verdict
 
 SEATS = 4
 # Cards each in deals 1…24: pulka 1 grows 1…8, pulkas 2 and 4 are four 9-card deals, pulka 3 shrinks.
@@ -61,13 +63,19 @@ DEAL_SIZES: tuple[int, ...] = (*range(1, 9), 9, 9, 9, 9, *range(8, 0, -1), 9, 9,
 PULKAS: tuple[range, ...] = (range(0, 8), range(8, 12), range(12, 20), range(20, 24))
 PULKA_OF: tuple[int, ...] = tuple(p for p, r in enumerate(PULKAS) for _ in r)
 
-# Phases (strings so that snapshots and describe() read well).
-ACE_DRAW = "ace_draw"
-DEAL = "deal"
-BID = "bid"
-PLAY = "play"
-CONFIRM = "confirm"
-OVER = "over"
+
+class JokerPhase(StrEnum):
+    """Strings, so that snapshots and describe() read well."""
+
+    ACE_DRAW = "ace_draw"  # тузование: face-up cards until an ace picks the first dealer
+    DEAL = "deal"          # cards out of the shoe (and the trump choice of a 9-card deal)
+    BID = "bid"
+    PLAY = "play"
+    CONFIRM = "confirm"    # on_claim: the last deal's claims are open
+    OVER = "over"
+
+
+ACE_DRAW, DEAL, BID, PLAY, CONFIRM, OVER = JokerPhase
 
 # Trump: a suit index 0…3 (C D H S), or these.
 NO_TRUMP = -1
@@ -93,26 +101,54 @@ for _s in "SC":
 _MODE_ALIASES = {"старшая": "high", "take": "high", "скидываю": "low", "discard": "low",
                  "хочу": "want", "забирай": "give", "номинал": "nominal"}
 
-# Interned events: legal-move lists reuse them.
-SHOE_EV: tuple[Event, ...] = tuple(card_event(SHOE, None, c) for c in ALL_CARDS)
-PLAY_EV: tuple[tuple[Event, ...], ...] = tuple(
-    tuple(card_event("play", s, c) for c in ALL_CARDS[:36]) for s in range(SEATS))
+# Interned events (with their shared legal verdicts): legal-move lists reuse them.
+PLAY_CARDS: tuple[CardEvents, ...] = tuple(CardEvents("play", s) for s in range(SEATS))
+
+
+def _interned(kind: str, seat: int | None, arg: str = "") -> Event:
+    return share_legal_verdict(Event(kind, seat, (), arg))
+
+
 BID_EV: tuple[tuple[Event, ...], ...] = tuple(
-    tuple(Event("bid", s, (), str(k)) for k in range(10)) for s in range(SEATS))
+    tuple(_interned("bid", s, str(k)) for k in range(10)) for s in range(SEATS))
 TRUMP_WORDS = ("C", "D", "H", "S", "none")
 TRUMP_EV: tuple[tuple[Event, ...], ...] = tuple(
-    tuple(Event("trump", s, (), w) for w in TRUMP_WORDS) for s in range(SEATS))
+    tuple(_interned("trump", s, w) for w in TRUMP_WORDS) for s in range(SEATS))
 FOUL_EV: tuple[tuple[Event, ...], ...] = tuple(
-    tuple(Event("foul", s, (), str(t)) for t in range(SEATS)) for s in range(SEATS))
-CONFIRM_EV = Event("confirm")
-_DECK_SHOE: dict[str, tuple[Event, ...]] = {
-    d: tuple(SHOE_EV[c.index] for c in composition(d)) for d in ("36j", "38")}
-# Their legal verdicts, so judging an interned event builds nothing.
-SHOE_V: tuple[Verdict, ...] = tuple(Verdict(e) for e in SHOE_EV)
-PLAY_V: tuple[tuple[Verdict, ...], ...] = tuple(tuple(Verdict(e) for e in row) for row in PLAY_EV)
+    tuple(_interned("foul", s, str(t)) for t in range(SEATS)) for s in range(SEATS))
+CONFIRM_EV = _interned("confirm", None)
 
 
-def _joker_event(seat: int, j: Any, mode: int, suit: int) -> Event:
+class Foul(NamedTuple):
+    """An illegal play of the deal being played (RULES.md §6)."""
+
+    seat: int
+    card: str    # its code
+    trick: int   # from 1
+    rule: str
+    message: str
+
+
+class DealFouls(NamedTuple):
+    """A finished deal's illegal plays (only deals that had one)."""
+
+    deal: int    # 0-based deal index
+    fouls: tuple[Foul, ...]
+
+
+class DealResult(NamedTuple):
+    """A finished deal: what its score and the pulka premiums are computed from."""
+
+    cards: int                 # cards each
+    dealer: int
+    trump: int                 # suit index, or NO_TRUMP
+    bids: tuple[int, ...]      # per seat
+    taken: tuple[int, ...]     # tricks per seat
+    penalised: tuple[int, ...]  # 1: the seat's illegal play is penalised (−foul_penalty)
+    fouls: tuple[int, ...]     # illegal plays per seat
+
+
+def _joker_event(seat: int, j: Card, mode: int, suit: int) -> Event:
     if mode in (HIGH, LOW):
         arg = MODE_WORDS[mode]
     elif mode == NOMINAL:
@@ -183,6 +219,56 @@ def deal_points(bid: int, took: int, n: int, minus: bool) -> tuple[int, str, str
     return 10 * took, "tricks", f"bid {bid}, took {took}: 10 × {took}"
 
 
+def deal_scores(results: list[DealResult], settings: JokerSettings) -> list[list[int]]:
+    """Each finished deal's points per seat, before premiums."""
+    minus = settings.minus_joker
+    penalty = settings.foul_penalty
+    return [[-penalty if r.penalised[s] else deal_points(r.bids[s], r.taken[s], r.cards, minus)[0]
+             for s in range(SEATS)] for r in results]
+
+
+def premiums(results: list[DealResult], scores: list[list[int]],
+             ) -> list[tuple[int, list[int], list[ScoreItem]]]:
+    """(pulka 1–4, points per seat, items) for every finished pulka; ``scores`` per deal."""
+    out = []
+    for p, deals in enumerate(PULKAS):
+        if len(scores) < deals.stop:
+            break
+        made = [s for s in range(SEATS)
+                if all(results[d].bids[s] == results[d].taken[s] and not results[d].penalised[s]
+                       for d in deals)]
+        best = [max(scores[d][s] for d in deals) for s in range(SEATS)]
+        points = [0, 0, 0, 0]
+        items = []
+        for s in made:
+            points[s] += best[s]
+            items.append(ScoreItem(s, f"premium of pulka {p + 1}: made every bid, + own "
+                                      f"highest deal score {best[s]}", best[s], "premium"))
+        if len(made) == 1:
+            for s in range(SEATS):
+                if s != made[0]:
+                    lost = max(best[s], 0)
+                    points[s] -= lost
+                    what = (f"− own highest deal score {best[s]}" if lost else
+                            f"own highest deal score {best[s]} is negative: nothing lost")
+                    items.append(ScoreItem(s, f"seat {made[0]}'s premium of pulka {p + 1}: {what}",
+                                           -lost, "premium-loss"))
+        out.append((p + 1, points, items))
+    return out
+
+
+def illegal_plays(fouls: tuple[Foul, ...], pen: tuple[int, ...], policy: str) -> list[IllegalPlay]:
+    """A finished deal's illegal plays as the sheet names them (RULES.md §6).
+
+    Under ``retract`` an illegal play is taken back before play goes on, so none stands.
+    """
+    if policy == "retract":
+        return []
+    return [IllegalPlay(f.seat, f.card, f.trick, f.rule, f.message,
+                        PENALISED if policy == "penalize" else CLAIMED if pen[f.seat] else LET_GO)
+            for f in fouls]
+
+
 class Joker(Game):
     """The whole partie: тузование, 24 deals in 4 pulkas, premiums, end after deal 24."""
 
@@ -190,23 +276,22 @@ class Joker(Game):
     title: ClassVar[str] = "Joker (Джокер), 4 players"
     num_seats: ClassVar[int] = SEATS
     settings_model: ClassVar[type[Settings]] = JokerSettings
+    settings: JokerSettings
+    Phase = JokerPhase
 
     # ----------------------------------------------------------------- state
     def _new_state(self) -> None:
-        s: Any = self.settings
+        s = self.settings
         self._deck_mask = composition_mask(s.deck)
         self._lead_modes = bool(s.joker_lead_modes)
         self._nominal = bool(s.joker_nominal) and s.deck == "36j"
-        self._policy = s.policy
-        self._deck_shoe = _DECK_SHOE[s.deck]
-        self.phase = ACE_DRAW if s.first_dealer is None else DEAL
+        self._enter(ACE_DRAW if s.first_dealer is None else DEAL)
         self.deal_no = 0                 # 0-based index of the deal being played
         self.dealer = -1 if s.first_dealer is None else s.first_dealer
         self.n = DEAL_SIZES[0]           # cards each in this deal
         self.ace_next = s.ace_draw_first_seat
         self.ace_cards: list[tuple[int, str]] = []   # тузование: (seat or -1 for the centre, card)
         self.seen = 0                    # cards out of the shoe in this deal (or in the тузование)
-        self.shoe_left = list(self._deck_shoe)  # the shoe events still possible, in deck order
         self.dealt = 0
         self.hands = [0, 0, 0, 0]
         self.trump = UNKNOWN
@@ -227,17 +312,14 @@ class Joker(Game):
         self.nominal_used = 0            # six bits already stood for by a joker this deal
         self.fouls = [0, 0, 0, 0]        # illegal plays per seat in this deal
         self.claimed = [0, 0, 0, 0]
-        # this deal's illegal plays: (seat, card code, trick from 1, rule, message)
-        self.foul_log: list[tuple[int, str, int, str, str]] = []
-        # (deal index, that deal's foul_log) for the finished deals that had an illegal play
-        self.deal_fouls: list[tuple[int, tuple[tuple[int, str, int, str, str], ...]]] = []
-        # finished deals: (cards, dealer, trump, bids, taken, penalised seats, fouls)
-        self.results: list[tuple[int, int, int, tuple[int, ...], tuple[int, ...],
-                                 tuple[int, ...], tuple[int, ...]]] = []
+        self.foul_log: list[Foul] = []   # this deal's illegal plays
+        # the finished deals that had an illegal play, with that deal's foul_log
+        self.deal_fouls: list[DealFouls] = []
+        self.results: list[DealResult] = []  # the finished deals
 
     @property
     def deck(self) -> Composition:
-        return self.settings.deck  # type: ignore[attr-defined,no-any-return]
+        return self.settings.deck
 
     @property
     def left(self) -> int:
@@ -250,24 +332,24 @@ class Joker(Game):
 
     def _choice_open(self) -> bool:
         """9-card deal: the dealer's left holds three cards and has not seen a fourth."""
-        return self.phase == DEAL and self.n == 9 and self.trump == UNKNOWN and 9 <= self.dealt <= 12
+        return self.phase is DEAL and self.n == 9 and self.trump == UNKNOWN and 9 <= self.dealt <= 12
 
-    @property
-    def expects_shoe(self) -> bool:
-        phase = self.phase
-        if phase == DEAL:
-            return not (self.n == 9 and self.trump == UNKNOWN and 9 <= self.dealt <= 12)
-        return phase == ACE_DRAW
+    # expects_shoe and is_over are plain attributes kept in step with the state by _enter and
+    # the shoe and trump folds: the playout loop reads both after every event. The shoe is due
+    # in the тузование and in a deal, except while the dealer's left may name trump (9 cards).
+    expects_shoe: bool = True
+    is_over: bool = False
 
-    @property
-    def is_over(self) -> bool:
-        return self.phase == OVER
+    def _enter(self, phase: JokerPhase) -> None:
+        self.phase = phase
+        self.expects_shoe = phase is DEAL or phase is ACE_DRAW
+        self.is_over = phase is OVER
 
     def to_act(self) -> int | None:
         phase = self.phase
         if phase in (PLAY, BID):
             return self.turn
-        if phase == DEAL and self._choice_open():
+        if phase is DEAL and self._choice_open():
             return self.left
         return None
 
@@ -276,57 +358,47 @@ class Joker(Game):
 
     # ----------------------------------------------------------------- legal actions
     def legal_actions(self, seat: int | None = None) -> list[Event]:
-        phase = self.phase
-        if phase == OVER:
-            return []
-        if self._policy == "retract" and self.verdicts and not self.verdicts[-1].legal:
-            return [UNDO_EVENT]
-        if phase == PLAY:
-            return self._legal(seat)
-        out: list[Event] = []
-        if seat is None and phase in (ACE_DRAW, DEAL):
-            out = self.shoe_left.copy()
-            if phase == ACE_DRAW or (self.dealt and self.n < 9):
-                return out  # nothing but cards is possible now
-        if phase != ACE_DRAW:
-            out += self._legal(seat)
+        # The base class lists only shoe cards while the shoe is due; under on_claim the last
+        # deal's illegal plays can still be claimed until the next deal's first card, so the
+        # claims are listed with the shoe cards then.
+        out = super().legal_actions(seat)
+        if self.phase is DEAL and not self.dealt and self.policy == "on_claim":
+            return out + self._claims(seat)
         return out
 
-    legal_moves = legal_actions
-
     def _legal(self, seat: int | None) -> list[Event]:
+        # The base class has answered for a finished game, a pending retraction and the shoe.
         phase = self.phase
-        if phase == PLAY:
+        if phase is PLAY:
             s = self.turn
             if seat is not None and seat != s:
                 return self._claims(seat)
             out = self._plays(s)
-            if self._policy == "on_claim" and any(self.fouls):
+            if self.policy == "on_claim" and any(self.fouls):
                 out += self._claims(seat)
             return out
-        if phase == BID:
+        if phase is BID:
             s = self.turn
             out = []
             if seat is None or seat == s:
                 banned = self._banned_bid(s)
                 row = BID_EV[s]
                 out = [row[k] for k in range(self.n + 1) if k != banned]
-            if self._policy == "on_claim" and any(self.fouls):
+            if self.policy == "on_claim" and any(self.fouls):
                 out += self._claims(seat)
             return out
-        if phase == DEAL:
-            out = []
-            if self._choice_open() and (seat is None or seat == self.left):
-                out = list(TRUMP_EV[self.left])
-            if self.dealt == 0 and self._policy == "on_claim":
-                out += self._claims(seat)
+        if phase is DEAL:
+            # the 9-card trump choice: the dealer's left names trump, or the fourth card comes
+            out = SHOE_EVENTS.of(self._unseen_mask()) if seat is None else []
+            if seat is None or seat == self.left:
+                out += TRUMP_EV[self.left]
             return out
-        if phase == CONFIRM:
+        if phase is CONFIRM:
             return [*self._claims(seat), *([CONFIRM_EV] if seat is None else [])]
         return []
 
     def _claims(self, seat: int | None) -> list[Event]:
-        if self._policy != "on_claim":
+        if self.policy != "on_claim":
             return []
         out = []
         for t in range(SEATS):
@@ -336,13 +408,7 @@ class Joker(Game):
 
     def _plays(self, s: int) -> list[Event]:
         hand = self.hands[s]
-        m = self._allowed(hand & PLAIN_MASK)
-        row = PLAY_EV[s]
-        out = []
-        while m:
-            low = m & -m
-            out.append(row[low.bit_length() - 1])
-            m ^= low
+        out = PLAY_CARDS[s].of(self._allowed(hand & PLAIN_MASK))
         if hand & JOKERS_MASK:
             leading = not self.trick
             for j in (0, 1):
@@ -384,26 +450,21 @@ class Joker(Game):
 
     # ----------------------------------------------------------------- judging
     def _judge(self, event: Event) -> Verdict:
-        kind = event.kind
-        if self.phase == OVER:
+        if self.phase is OVER:
             raise ActionNotAllowedError(f"{event}: the game is over (24 deals played)", "game-over")
-        if kind == "play":
+        kind = event.kind
+        if kind == "play":  # the hot paths, without the dispatch
             return self._judge_play(event)
         if kind == SHOE:
             return self._judge_shoe(event)
-        if kind == "bid":
-            return self._judge_bid(event)
-        if kind == "trump":
-            return self._judge_trump(event)
-        if kind == "foul":
-            return self._judge_foul(event)
-        if kind == "confirm":
-            if self.phase != CONFIRM:
-                raise ActionNotAllowedError("nothing to confirm now: claims close with the next "
-                                            "deal's first card", "not-allowed-now")
-            return Verdict(event)
-        raise BadEventError(f"{event}: Joker has no event {kind!r} (shoe, trump, bid, play, foul, "
-                            "confirm, undo, fix)")
+        return super()._judge(event)
+
+    @judge("confirm")
+    def _judge_confirm(self, event: Event) -> Verdict:
+        if self.phase is not CONFIRM:
+            raise ActionNotAllowedError("nothing to confirm now: claims close with the next "
+                                        "deal's first card", "not-allowed-now")
+        return legal_verdict(event)
 
     def _seat_of(self, event: Event) -> int:
         seat = event.seat
@@ -411,12 +472,13 @@ class Joker(Game):
             raise BadEventError(f"{event}: a seat 0–3 must act")
         return seat
 
+    @judge(SHOE)
     def _judge_shoe(self, event: Event) -> Verdict:
         phase = self.phase
-        if phase == ACE_DRAW:
+        if phase is ACE_DRAW:
             self._shoe_card(event, self.seen)
-            return Verdict(event)
-        if phase != DEAL:
+            return legal_verdict(event)
+        if phase is not DEAL:
             what = "the deal is complete" if phase in (BID, PLAY) else "claims are being settled"
             raise ActionNotAllowedError(f"{event}: no card is due from the shoe ({what})",
                                         "no-card-due")
@@ -424,11 +486,12 @@ class Joker(Game):
         c = cs[0] if len(cs) == 1 else event.card
         if not self._deck_mask & c.bit or self.seen & c.bit:
             self._shoe_card(event, self.seen)  # raises with the core's message
-        return SHOE_V[c.index] if event is SHOE_EV[c.index] else Verdict(event)
+        return legal_verdict(event)
 
+    @judge("bid")
     def _judge_bid(self, event: Event) -> Verdict:
         seat = self._seat_of(event)
-        if self.phase != BID:
+        if self.phase is not BID:
             raise BidNotAllowedError(f"{event}: no bidding now ({self._phase_text()})")
         if seat != self.turn:
             raise OutOfTurnError(f"{event}: seat {self.turn} bids now, not seat {seat}")
@@ -443,11 +506,12 @@ class Joker(Game):
             raise BidNotAllowedError(
                 f"{event}: the dealer may not make the total equal {self.n} "
                 f"(the others bid {others}; {others} + {k} = {self.n})", "dealer-total")
-        return Verdict(event)
+        return legal_verdict(event)
 
+    @judge("trump")
     def _judge_trump(self, event: Event) -> Verdict:
         seat = self._seat_of(event)
-        if self.phase != DEAL or self.n != 9:
+        if self.phase is not DEAL or self.n != 9:
             raise ActionNotAllowedError(
                 f"{event}: trump is named only while a 9-card deal is dealt; otherwise the turned "
                 "card sets it", "trump-not-now")
@@ -463,28 +527,30 @@ class Joker(Game):
         word = event.arg.strip().upper()
         if word not in ("C", "D", "H", "S", "NONE"):
             raise BadEventError(f"{event}: name a suit C D H S or none (no trump)")
-        return Verdict(event)
+        return legal_verdict(event)
 
+    @judge("foul")
     def _judge_foul(self, event: Event) -> Verdict:
         seat = self._seat_of(event)
-        if self._policy != "on_claim":
+        if self.policy != "on_claim":
             raise ActionNotAllowedError(f"{event}: claims are for policy on_claim (now "
-                                        f"{self._policy})", "no-claims")
+                                        f"{self.policy})", "no-claims")
         text = event.arg.strip()
         if not (text.isdigit() and int(text) < SEATS):
             raise BadEventError(f"{event}: name the offending seat 0–3, e.g. '{seat} foul 2'")
         t = int(text)
         if t == seat:
             raise ActionNotAllowedError(f"{event}: a player cannot claim their own play", "bad-claim")
-        open_ = self.phase in (BID, PLAY, CONFIRM) or (self.phase == DEAL and self.dealt == 0)
+        open_ = self.phase in (BID, PLAY, CONFIRM) or (self.phase is DEAL and self.dealt == 0)
         if not open_ or not self.fouls[t] or self.claimed[t]:
             raise ActionNotAllowedError(f"{event}: seat {t} has no unclaimed illegal play in this "
                                         "deal (claims close with the next deal's first card)",
                                         "bad-claim")
-        return Verdict(event)
+        return legal_verdict(event)
 
+    @judge("play")
     def _judge_play(self, event: Event) -> Verdict:
-        if self.phase != PLAY:
+        if self.phase is not PLAY:
             raise ActionNotAllowedError(f"{event}: no card play now ({self._phase_text()})")
         seat = event.seat
         if seat != self.turn:
@@ -503,21 +569,20 @@ class Joker(Game):
             if event.arg:
                 raise BadEventError(f"{event}: only a joker is played with a mode ({event.arg!r})")
             if self._allowed(plain) & c.bit:
-                i = c.index
-                return PLAY_V[seat][i] if event is PLAY_EV[seat][i] else Verdict(event)
+                return legal_verdict(event)
             return self._illegal(event, plain, c.index, c.pretty())
         mode, x = self._parse_mode(event)
         leading = not self.trick
         if mode == NOMINAL:
             if not self._nominal:
                 raise JokerModeError(f"{event}: «по номиналу» is not played here (deck "
-                                     f"{self.deck}, joker_nominal={self.settings.joker_nominal})")  # type: ignore[attr-defined]
+                                     f"{self.deck}, joker_nominal={self.settings.joker_nominal})")
             six = SUIT_MASKS[x] & -SUIT_MASKS[x]
             if six & self.nominal_used:
                 raise JokerModeError(f"{event}: the other joker already stands for 6{SUITS[x]} "
                                      "in this deal")
             if leading or self._allowed(plain | six) & six:
-                return Verdict(event)
+                return legal_verdict(event)
             return self._illegal(event, plain | six, x * 9, f"the joker as 6{SUIT_SYMBOLS[SUITS[x]]}")
         if leading:
             if self._lead_modes and mode in (HIGH, LOW):
@@ -529,7 +594,7 @@ class Joker(Game):
         elif mode in (WANT, GIVE):
             raise JokerModeError(f"{event}: «{RUSSIAN_MODE[mode]}» is only for a joker on lead; "
                                  "following, a joker plays high («старшая») or low («скидываю»)")
-        return Verdict(event)
+        return legal_verdict(event)
 
     def _parse_mode(self, event: Event) -> tuple[int, int]:
         arg = event.arg
@@ -566,51 +631,53 @@ class Joker(Game):
                 OVER: "the game is over"}[self.phase]
 
     # ----------------------------------------------------------------- folding
-    def _do(self, event: Event, verdict: Verdict) -> None:
-        kind = event.kind
-        if kind == "play":
-            self._do_play(event, verdict)
-        elif kind == SHOE:
-            self._do_shoe(event.cards[0])
-        elif kind == "bid":
-            seat = self.turn
-            self.bids[seat] = int(event.arg)
-            self.bid_count += 1
-            if self.bid_count == SEATS:
-                self.phase = PLAY
-                self.turn = self.leader = self.left
-                self._new_trick()
-            else:
-                self.turn = (seat + 1) % SEATS
-        elif kind == "trump":
-            word = event.arg.strip().upper()
-            self.trump = NO_TRUMP if word == "NONE" else SUITS.index(word)
-            self.trump_how = "named"
-        elif kind == "foul":
-            t = int(event.arg)
-            self.claimed[t] = 1
-            if self.phase in (DEAL, CONFIRM):  # the deal is over: re-mark its result
-                r = self.results[-1]
-                pen = tuple(1 if i == t else p for i, p in enumerate(r[5]))
-                self.results[-1] = (*r[:5], pen, r[6])
-        elif kind == "confirm":
-            self.phase = OVER
+    @fold("bid")
+    def _do_bid(self, event: Event, verdict: Verdict) -> None:
+        seat = self.turn
+        self.bids[seat] = int(event.arg)
+        self.bid_count += 1
+        if self.bid_count == SEATS:
+            self._enter(PLAY)
+            self.turn = self.leader = self.left
+            self._new_trick()
+        else:
+            self.turn = (seat + 1) % SEATS
 
-    def _do_shoe(self, c: Any) -> None:
+    @fold("trump")
+    def _do_trump(self, event: Event, verdict: Verdict) -> None:
+        word = event.arg.strip().upper()
+        self.trump = NO_TRUMP if word == "NONE" else SUITS.index(word)
+        self.trump_how = "named"
+        self.expects_shoe = True
+
+    @fold("foul")
+    def _do_foul(self, event: Event, verdict: Verdict) -> None:
+        t = int(event.arg)
+        self.claimed[t] = 1
+        if self.phase in (DEAL, CONFIRM):  # the deal is over: re-mark its result
+            r = self.results[-1]
+            self.results[-1] = r._replace(
+                penalised=tuple(1 if i == t else p for i, p in enumerate(r.penalised)))
+
+    @fold("confirm")
+    def _do_confirm(self, event: Event, verdict: Verdict) -> None:
+        self._enter(OVER)
+
+    @fold(SHOE)
+    def _do_shoe(self, event: Event, verdict: Verdict) -> None:
+        c = event.cards[0]
         bit = c.bit
-        self.shoe_left.remove(SHOE_EV[c.index])
-        if self.phase == ACE_DRAW:
+        if self.phase is ACE_DRAW:
             self.seen |= bit
-            if not self.ace_cards and self.settings.ace_draw_center_card:  # type: ignore[attr-defined]
+            if not self.ace_cards and self.settings.ace_draw_center_card:
                 self.ace_cards.append((-1, c.code))
                 return
             seat = self.ace_next
             self.ace_cards.append((seat, c.code))
             if c.rank == "A":
                 self.dealer = seat
-                self.phase = DEAL
+                self._enter(DEAL)
                 self.seen = 0
-                self.shoe_left = list(self._deck_shoe)
             else:
                 self.ace_next = (seat + 1) % SEATS
             return
@@ -625,11 +692,14 @@ class Joker(Game):
         if k < n4:
             seat = (self.dealer + 1 + k) % SEATS
             self.hands[seat] |= bit
-            if k == 12 and self.n == 9 and self.trump == UNKNOWN:
-                self.trump = NO_TRUMP
-                self.trump_how = "fourth card seen"
-            if k + 1 == n4 and self.n == 9:
-                self._start_bidding()
+            if self.n == 9:
+                if k == 12 and self.trump == UNKNOWN:
+                    self.trump = NO_TRUMP
+                    self.trump_how = "fourth card seen"
+                # the trump choice is open while the dealer's left holds three cards
+                self.expects_shoe = not (self.trump == UNKNOWN and 9 <= k + 1 <= 12)
+                if k + 1 == n4:
+                    self._start_bidding()
         else:  # the turned card
             self.trump_card = c.index
             self.trump = NO_TRUMP if c.is_joker else c.index // 9
@@ -637,7 +707,7 @@ class Joker(Game):
             self._start_bidding()
 
     def _start_bidding(self) -> None:
-        self.phase = BID
+        self._enter(BID)
         self.turn = self.left
         self.bid_count = 0
 
@@ -648,6 +718,7 @@ class Joker(Game):
         self.win_seat = -1
         self.win_key = -100
 
+    @fold("play")
     def _do_play(self, event: Event, verdict: Verdict) -> None:
         seat = self.turn
         c = event.cards[0]
@@ -656,7 +727,8 @@ class Joker(Game):
         self.played |= bit
         if not verdict.legal:
             self.fouls[seat] += 1
-            self.foul_log.append((seat, c.code, self.tricks_done + 1, verdict.rule, verdict.message))
+            self.foul_log.append(Foul(seat, c.code, self.tricks_done + 1, verdict.rule,
+                                      verdict.message))
         trick = self.trick
         pos = len(trick)
         if c.is_joker:
@@ -702,28 +774,28 @@ class Joker(Game):
         return 100 + index % 9 if s == led else 0
 
     def _end_deal(self) -> None:
-        if self._policy == "penalize":
+        policy = self.policy
+        if policy == "penalize":
             pen = tuple(1 if f else 0 for f in self.fouls)
-        elif self._policy == "on_claim":
+        elif policy == "on_claim":
             pen = tuple(self.claimed)
         else:
             pen = (0, 0, 0, 0)
-        self.results.append((self.n, self.dealer, self.trump, tuple(self.bids), tuple(self.taken),
-                             pen, tuple(self.fouls)))
+        self.results.append(DealResult(self.n, self.dealer, self.trump, tuple(self.bids),
+                                       tuple(self.taken), pen, tuple(self.fouls)))
         if self.foul_log:
-            self.deal_fouls.append((self.deal_no, tuple(self.foul_log)))
+            self.deal_fouls.append(DealFouls(self.deal_no, tuple(self.foul_log)))
         self.deal_no += 1
         self.turn = -1
         self.leader = -1
         if self.deal_no == len(DEAL_SIZES):
             unclaimed = any(f and not c for f, c in zip(self.fouls, self.claimed, strict=True))
-            self.phase = CONFIRM if self._policy == "on_claim" and unclaimed else OVER
+            self._enter(CONFIRM if policy == "on_claim" and unclaimed else OVER)
             return
-        self.phase = DEAL
+        self._enter(DEAL)
         self.dealer = (self.dealer + 1) % SEATS
         self.n = DEAL_SIZES[self.deal_no]
         self.seen = 0
-        self.shoe_left = list(self._deck_shoe)
         self.dealt = 0
         self.trump = UNKNOWN
         self.trump_card = -1
@@ -738,39 +810,11 @@ class Joker(Game):
     # ----------------------------------------------------------------- scoring
     def deal_scores(self) -> list[list[int]]:
         """Each finished deal's points per seat, before premiums."""
-        minus = bool(self.settings.minus_joker)  # type: ignore[attr-defined]
-        penalty = self.settings.foul_penalty  # type: ignore[attr-defined]
-        return [[-penalty if r[5][s] else deal_points(r[3][s], r[4][s], r[0], minus)[0]
-                 for s in range(SEATS)] for r in self.results]
+        return deal_scores(self.results, self.settings)
 
     def premiums(self) -> list[tuple[int, list[int], list[ScoreItem]]]:
         """(pulka 1–4, points per seat, items) for every finished pulka."""
-        scores = self.deal_scores()
-        out = []
-        for p, deals in enumerate(PULKAS):
-            if len(scores) < deals.stop:
-                break
-            made = [s for s in range(SEATS)
-                    if all(self.results[d][3][s] == self.results[d][4][s] and not self.results[d][5][s]
-                           for d in deals)]
-            best = [max(scores[d][s] for d in deals) for s in range(SEATS)]
-            points = [0, 0, 0, 0]
-            items = []
-            for s in made:
-                points[s] += best[s]
-                items.append(ScoreItem(s, f"premium of pulka {p + 1}: made every bid, + own "
-                                          f"highest deal score {best[s]}", best[s], "premium"))
-            if len(made) == 1:
-                for s in range(SEATS):
-                    if s != made[0]:
-                        lost = max(best[s], 0)
-                        points[s] -= lost
-                        what = (f"− own highest deal score {best[s]}" if lost else
-                                f"own highest deal score {best[s]} is negative: nothing lost")
-                        items.append(ScoreItem(s, f"seat {made[0]}'s premium of pulka {p + 1}: {what}",
-                                               -lost, "premium-loss"))
-            out.append((p + 1, points, items))
-        return out
+        return premiums(self.results, self.deal_scores())
 
     def totals(self) -> list[int]:
         t = [0, 0, 0, 0]
@@ -783,13 +827,12 @@ class Joker(Game):
         return t
 
     def score_sheet(self) -> ScoreSheet:
-        minus = bool(self.settings.minus_joker)  # type: ignore[attr-defined]
-        penalty = self.settings.foul_penalty  # type: ignore[attr-defined]
-        premiums = {PULKAS[p - 1].stop - 1: (pts, items) for p, pts, items in self.premiums()}
+        minus = self.settings.minus_joker
+        penalty = self.settings.foul_penalty
+        by_deal = {PULKAS[p - 1].stop - 1: (pts, items) for p, pts, items in self.premiums()}
         fouls_of = dict(self.deal_fouls)
         deals = []
-        for d, r in enumerate(self.results):
-            n, dealer, trump, bids, taken, pen, fouls = r
+        for d, (n, dealer, trump, bids, taken, pen, fouls) in enumerate(self.results):
             items, points = [], []
             for s in range(SEATS):
                 pts, rule, what = deal_points(bids[s], taken[s], n, minus)
@@ -802,15 +845,15 @@ class Joker(Game):
                      f"{dealer}, trump {suit_name(trump)}"]
             notes += [f"seat {s}: {fouls[s]} illegal play(s) not penalised"
                       for s in range(SEATS) if fouls[s] and not pen[s]]
-            if d in premiums:
-                pts, pitems = premiums[d]
+            if d in by_deal:
+                bonus, pitems = by_deal[d]
                 items += pitems
-                points = [a + b for a, b in zip(points, pts, strict=True)]
+                points = [a + b for a, b in zip(points, bonus, strict=True)]
                 notes.append(f"end of pulka {PULKA_OF[d] + 1}: premiums included")
-            deals.append(DealScore(d + 1, points, items, notes, self._illegal_plays(
-                fouls_of.get(d, ()), pen)))
+            deals.append(DealScore(d + 1, points, items, notes,
+                                   illegal_plays(fouls_of.get(d, ()), pen, self.policy)))
         totals = self.totals()
-        finished = self.phase == OVER
+        finished = self.phase is OVER
         winner: int | None = None
         result = ""
         if finished:
@@ -824,25 +867,12 @@ class Joker(Game):
         return ScoreSheet(self.name, [f"seat {s}" for s in range(SEATS)], self.settings.as_dict(),
                           deals, totals, finished, winner, result)
 
-    def _illegal_plays(self, fouls: tuple[tuple[int, str, int, str, str], ...],
-                       pen: tuple[int, ...]) -> list[IllegalPlay]:
-        """A finished deal's illegal plays as the sheet names them (RULES.md §6).
-
-        Under ``retract`` an illegal play is taken back before play goes on, so none stands.
-        """
-        policy = self._policy
-        if policy == "retract":
-            return []
-        return [IllegalPlay(seat, card, trick, rule, message,
-                            PENALISED if policy == "penalize" else CLAIMED if pen[seat] else LET_GO)
-                for seat, card, trick, rule, message in fouls]
-
     # ----------------------------------------------------------------- displays and checks
     def describe(self) -> dict[str, Any]:
         d = super().describe()
         d.update({
             "phase": self.phase,
-            "deal": self.deal_no + 1 if self.phase != OVER else len(self.results),
+            "deal": self.deal_no + 1 if self.phase is not OVER else len(self.results),
             "pulka": self.pulka,
             "cards_each": self.n,
             "dealer": self.dealer,
@@ -860,16 +890,13 @@ class Joker(Game):
                                                       _joker_event(s, ALL_CARDS[i], m, x).arg)}
                       for s, i, m, x in self.trick],
             "led": SUITS[self.led] if self.led >= 0 else None,
-            "banned_bid": self._banned_bid(self.turn) if self.phase == BID else -1,
+            "banned_bid": self._banned_bid(self.turn) if self.phase is BID else -1,
             "scores": self.totals(),
         })
         return d
 
     def problems(self) -> list[str]:
         out: list[str] = []
-        if [e.cards[0].bit for e in self.shoe_left] != [
-                c.bit for c in composition(self.deck) if c.bit & ~self.seen]:
-            out.append("the list of cards still in the shoe does not match the cards seen")
         if self.phase in (ACE_DRAW, OVER, CONFIRM):
             return out
         h = self.hands
@@ -889,7 +916,7 @@ class Joker(Game):
             out.append("a card outside the deck came out")
         if sum(self.taken) != self.tricks_done:
             out.append("tricks taken do not add up to tricks played")
-        if self.phase == PLAY:
+        if self.phase is PLAY:
             in_trick = {s for s, *_ in self.trick}
             for s in range(SEATS):
                 want = self.n - self.tricks_done - (s in in_trick)
@@ -898,8 +925,8 @@ class Joker(Game):
             if self.played.bit_count() != 4 * self.tricks_done + len(self.trick):
                 out.append("played cards do not match tricks")
         for d, r in enumerate(self.results):
-            if sum(r[4]) != r[0]:
-                out.append(f"deal {d + 1}: tricks taken {sum(r[4])} != cards each {r[0]}")
-            if sum(r[3]) == r[0]:
-                out.append(f"deal {d + 1}: the bids add up to {r[0]}")
+            if sum(r.taken) != r.cards:
+                out.append(f"deal {d + 1}: tricks taken {sum(r.taken)} != cards each {r.cards}")
+            if sum(r.bids) == r.cards:
+                out.append(f"deal {d + 1}: the bids add up to {r.cards}")
         return out

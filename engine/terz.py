@@ -27,13 +27,15 @@ refuses it with its verdict, ``record`` (what was said at the table) keeps it an
 applies: its value goes to the opponent (penalize), must be taken back (retract) or goes to the
 opponent if they claim it (on_claim).
 
-State is plain ints, lists and tuples; hands and tricks are bit masks, events are interned.
+State is plain ints, lists and tuples; hands and tricks are bit masks, events are interned. A
+scored deal is a :class:`TerzDeal`, each false declaration or illegal play a :class:`TerzFoul`.
 """
 
 from __future__ import annotations
 
+from enum import IntEnum
 from functools import cache
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, NamedTuple
 
 from pydantic import Field, model_validator
 
@@ -53,8 +55,8 @@ from engine.errors import (
     CardNotInHandError,
     OutOfTurnError,
 )
-from engine.events import SHOE, UNDO, Event, card_event
-from engine.game import Game
+from engine.events import SHOE, CardEvents, Event, card_event
+from engine.game import Game, fold, judge
 from engine.scoresheet import (
     CLAIMED,
     LET_GO,
@@ -65,7 +67,7 @@ from engine.scoresheet import (
     ScoreSheet,
 )
 from engine.settings import Settings
-from engine.verdict import Verdict
+from engine.verdict import Verdict, legal_verdict, share_legal_verdict
 
 # ----------------------------------------------------------------------------- settings
 
@@ -154,24 +156,20 @@ def _follower_wins_table(trump: int) -> bytes:
 
 _FOLLOWER_WINS = tuple(_follower_wins_table(t) for t in range(4))
 
-PLAY_EV = tuple(tuple(card_event("play", s, c) for c in BY_INDEX[:36]) for s in (0, 1))
+# Interned events with their shared legal verdicts: legal-move lists reuse them.
+PLAY_CARDS = (CardEvents("play", 0), CardEvents("play", 1))
 SWAP_EV = tuple(tuple(card_event("swap", s, c) for c in BY_INDEX[:36]) for s in (0, 1))
-SHOE_EV = tuple(card_event(SHOE, None, c) for c in BY_INDEX[:36])
 
 
-def _by_pattern(events: tuple[Event, ...], suit: int) -> tuple[tuple[Event, ...], ...]:
-    """For each 9-bit pattern of one suit, the events of its cards: a mask becomes 4 ``extend`` calls."""
-    return tuple(tuple(events[suit * 9 + r] for r in range(9) if p >> r & 1) for p in range(512))
+def _interned(kind: str) -> tuple[Event, Event]:
+    return share_legal_verdict(Event(kind, 0)), share_legal_verdict(Event(kind, 1))
 
 
-_SHOE_BY = tuple(_by_pattern(SHOE_EV, s) for s in range(4))
-_PLAY_BY = tuple(tuple(_by_pattern(PLAY_EV[seat], s) for s in range(4)) for seat in (0, 1))
-PASS_EV = (Event("pass", 0), Event("pass", 1))
-ASK_EV = (Event("ask", 0), Event("ask", 1))
-BELLA_EV = (Event("bella", 0), Event("bella", 1))
-CLAIM_EV = (Event("claim", 0), Event("claim", 1))
-CONFIRM_EV = (Event("confirm", 0), Event("confirm", 1))
-KINDS = ("shoe", "play", "declare", "bella", "ask", "pass", "swap", "claim", "confirm")
+PASS_EV = _interned("pass")
+ASK_EV = _interned("ask")
+BELLA_EV = _interned("bella")
+CLAIM_EV = _interned("claim")
+CONFIRM_EV = _interned("confirm")
 
 GROUP_NAMES = {3: "терц", 4: "четверик", 5: "пятерик", 6: "шестерик", 7: "семерик", 8: "восьмерик"}
 
@@ -193,7 +191,7 @@ def declare_event(seat: int, mask: int) -> Event:
         low = m & -m
         cs.append(BY_INDEX[low.bit_length() - 1])
         m ^= low
-    return Event("declare", seat, tuple(cs))
+    return share_legal_verdict(Event("declare", seat, tuple(cs)))
 
 
 def group_suit(mask: int) -> int:
@@ -227,22 +225,117 @@ def group_name(mask: int) -> str:
 ST_LEAD, ST_RESPOND, ST_ASKED, ST_LEAD_PLAY, ST_FOLLOW_FREE, ST_FOLLOW = range(6)
 STAGE_NAMES = ("lead (may declare)", "answer the declaration", "answer after «от чего?»",
                "lead", "follow (may declare)", "follow")
-# PH_SCORE (policy on_claim only): the deal is played out and waits for both seats to confirm its
-# score, so that a foul can still be claimed at the count («before the score is confirmed»).
-PH_DEAL, PH_DRAW, PH_PLAY, PH_OVER, PH_SCORE = range(5)
+
+
+class TerzPhase(IntEnum):
+    DEAL = 0   # the hands and the turned card out of the shoe
+    DRAW = 1   # the shoe owes the refill after a trick
+    PLAY = 2
+    OVER = 3
+    # policy on_claim only: the deal is played out and waits for both seats to confirm its
+    # score, so that a foul can still be claimed at the count («before the score is confirmed»)
+    SCORE = 4
+
+
+PH_DEAL, PH_DRAW, PH_PLAY, PH_OVER, PH_SCORE = TerzPhase
 PHASE_NAMES = ("deal", "draw", "play", "over", "score")
 
-# A verdict per interned legal event, reused (keyed by identity; the verdict keeps the event alive).
-_OK: dict[int, Verdict] = {}
+
+class TerzFoul(NamedTuple):
+    """A false declaration or an illegal play of the deal being played."""
+
+    seat: int
+    kind: str       # "declaration" or "play"
+    ref: int        # a declaration's number in the deal (its items carry it), -1 for a play
+    counted: bool   # it stands against the seat: penalised, or claimed under on_claim
+    message: str
+    value: int      # a declaration's value
+    card: str       # a play's card code, "" for a declaration
+    trick: int
+    rule: str
 
 
-def _ok(event: Event) -> Verdict:
-    v = _OK.get(id(event))
-    if v is None or v.event is not event:
-        if len(_OK) > 50_000:
-            _OK.clear()
-        v = _OK[id(event)] = Verdict(event)
-    return v
+class Declared(NamedTuple):
+    """A declaration's score item in the deal being played."""
+
+    side: int
+    what: str
+    points: int
+    rule: str
+    ref: int
+
+
+class TerzDeal(NamedTuple):
+    """A scored deal: the score sheet's row. ``items`` are (side, what, points, rule)."""
+
+    number: int
+    points: tuple[int, int]
+    items: tuple[tuple[int, str, int, str], ...]
+    notes: tuple[str, ...]
+
+
+class DealFouls(NamedTuple):
+    """The illegal plays and false declarations that stood in a scored deal, as the sheet's
+    :class:`IllegalPlay` fields (seat, card, trick, rule, message, outcome)."""
+
+    number: int
+    plays: tuple[tuple[int, str, int, str, str, str], ...]
+
+
+# ----------------------------------------------------------------------------- scoring
+
+
+class PlayedDeal(NamedTuple):
+    """What a played-out deal's score is computed from."""
+
+    number: int
+    dealer: int
+    trump: int
+    taken: tuple[int, int]      # each seat's trick cards, as masks
+    tricks: tuple[int, int]
+    last_winner: int
+    declared: tuple[Declared, ...]
+    fouls: tuple[TerzFoul, ...]
+
+
+def score_deal(d: PlayedDeal, foul_penalty: str) -> TerzDeal:
+    """The score of a played-out deal (RULES.md §5, illegal plays §6), as items to check."""
+    t = d.trump
+    cp = [card_points(d.taken[0], t), card_points(d.taken[1], t)]
+    lw = d.last_winner
+    items: list[tuple[int, str, int, str]] = [
+        (0, f"card points ({d.tricks[0]} tricks)", cp[0], "card-points"),
+        (1, f"card points ({d.tricks[1]} tricks)", cp[1], "card-points"),
+        (lw, "last trick", LAST_TRICK, "last-trick"),
+    ]
+    items += [(it.side, it.what, it.points, it.rule) for it in d.declared]
+    notes = [f"dealer seat {d.dealer}, trump {SUIT_SYMBOLS[SUITS[t]]}"]
+    offenders = [f.seat for f in d.fouls if f.kind == "play" and f.counted]
+    if offenders and foul_penalty == "all":
+        # RULES.md §6, «байд с картами»: the opponent scores every point of the deal (both
+        # sides' card points, the last trick, every declaration that scored), the offender 0.
+        # Both seats caught: each scores 0, neither is an innocent opponent (as in Belot).
+        own = [sum(pts for side, _w, pts, _r in items if side == k) for k in (0, 1)]
+        if len(set(offenders)) == 1:
+            off = offenders[0]
+            items.append((off, "illegal play: every point of the deal goes to the opponent "
+                               "(RULES.md §6)", -own[off], "foul"))
+            items.append((1 - off, f"illegal play by seat {off}: every point of the deal, "
+                                   f"{own[1 - off]} + {own[off]} = {sum(own)}", own[off], "foul"))
+        else:
+            for k in (0, 1):
+                items.append((k, f"illegal plays by both seats: seat {k} scores 0 of its "
+                                 f"{own[k]}", -own[k], "foul"))
+    elif offenders:
+        for off in sorted(set(offenders)):
+            moved = cp[off] + (LAST_TRICK if lw == off else 0)
+            items.append((off, "illegal play: the card points and last trick go to the opponent",
+                          -moved, "foul"))
+            items.append((1 - off, f"illegal play by seat {off}", moved, "foul"))
+    notes += [f"seat {f.seat}: {f.message}" + ("" if f.counted else " (not claimed)")
+              for f in d.fouls]
+    p0, p1 = (sum(p for side, _w, p, _r in items if side == k) for k in (0, 1))
+    return TerzDeal(d.number, (p0, p1), tuple(items), tuple(notes))
 
 
 # ----------------------------------------------------------------------------- the game
@@ -253,6 +346,8 @@ class Terz(Game):
     title: ClassVar[str] = "Терц (Terz), two players"
     num_seats: ClassVar[int] = 2
     settings_model: ClassVar[type[Settings]] = TerzSettings
+    settings: TerzSettings
+    Phase = TerzPhase
 
     @property
     def deck(self) -> Composition:
@@ -261,29 +356,26 @@ class Terz(Game):
     # ------------------------------------------------------------------ state
     def _new_state(self) -> None:
         s = self.settings
-        assert isinstance(s, TerzSettings)
         # settings read once into plain attributes (the hot paths never touch pydantic)
         self.hand_size = s.hand_size
         self.values = (0, 0, 0, s.terz_value, s.four_value, s.five_value)
-        self.on_claim = s.policy == "on_claim"
-        self.retract = s.policy == "retract"
         self.trump_tie = s.trump_group_wins_tie
         self.declare_last = s.declare_after_last_draw
         self.winner_first = s.winner_draws_first
         self.dealer = s.first_dealer
         self.deal_no = 0
         self.totals = [0, 0]
-        self.history: list[tuple[Any, ...]] = []
-        # (deal number, ((seat, card, trick, rule, message, outcome), …)) for the deals in history
-        # whose illegal plays or false declarations stood (RULES.md §6: the sheet names each one)
-        self.deal_fouls: list[tuple[int, tuple[tuple[int, str, int, str, str, str], ...]]] = []
+        self.history: list[TerzDeal] = []
+        # the deals in history whose illegal plays or false declarations stood (RULES.md §6: the
+        # sheet names each one)
+        self.deal_fouls: list[DealFouls] = []
         self.winner: int | None = None
         self._start_deal()
 
     def _start_deal(self) -> None:
-        s: Any = self.settings
+        s = self.settings
         self.deal_no += 1
-        self.phase = PH_DEAL
+        self._enter(PH_DEAL)
         self.hands = [0, 0]
         self.seen = 0
         self.dealt = 0
@@ -305,28 +397,29 @@ class Terz(Game):
         self.pending: tuple[int, int, bool, int] | None = None  # seat, group mask, false, ref
         self.groups: list[list[int]] = [[], []]   # true groups scored this deal, per seat
         self.marriage = -1                        # seat that scored the trump marriage
-        self.items: list[tuple[int, str, int, str, int]] = []  # side, what, points, rule, ref
-        # seat, kind, ref, counted, message, value, card code ("" for a declaration), trick, rule
-        self.fouls: list[tuple[int, str, int, bool, str, int, str, int, str]] = []
+        self.items: list[Declared] = []
+        self.fouls: list[TerzFoul] = []
         self.refs = 0
         self.confirmed = [False, False]           # on_claim: who accepted the deal's score
 
     # ------------------------------------------------------------------ queries
     def to_act(self) -> int | None:
-        if self.phase != PH_PLAY:
-            if self.phase == PH_SCORE:
+        if self.phase is not PH_PLAY:
+            if self.phase is PH_SCORE:
                 return 0 if not self.confirmed[0] else 1
             return None
         st = self.stage
         return self.leader if st in (ST_LEAD, ST_LEAD_PLAY) else 1 - self.leader
 
-    @property
-    def expects_shoe(self) -> bool:
-        return self.phase <= PH_DRAW
+    # expects_shoe and is_over are plain attributes kept in step with the phase by _enter: the
+    # playout loop reads both after every event.
+    expects_shoe: bool = True
+    is_over: bool = False
 
-    @property
-    def is_over(self) -> bool:
-        return self.phase == PH_OVER
+    def _enter(self, phase: TerzPhase) -> None:
+        self.phase = phase
+        self.expects_shoe = phase is PH_DEAL or phase is PH_DRAW
+        self.is_over = phase is PH_OVER
 
     def _unseen_mask(self) -> int:
         return DECK_MASK & ~self.seen
@@ -334,23 +427,6 @@ class Terz(Game):
     @property
     def trump_suit(self) -> str | None:
         return SUITS[self.trump] if self.trump >= 0 else None
-
-    def legal_actions(self, seat: int | None = None) -> list[Event]:
-        # Same contract as the base class; the shoe (half of all events) takes a fast path.
-        phase = self.phase
-        if phase == PH_OVER:
-            return []
-        if self.retract and self.verdicts and not self.verdicts[-1].legal:
-            return [Event(UNDO)]
-        if phase <= PH_DRAW:
-            if seat is not None:
-                return []
-            m = DECK_MASK & ~self.seen
-            c, d, h, s = _SHOE_BY
-            return [*c[m & 511], *d[(m >> 9) & 511], *h[(m >> 18) & 511], *s[(m >> 27) & 511]]
-        return self._legal(seat)
-
-    legal_moves = legal_actions
 
     def _allowed(self, seat: int) -> int:
         """Cards ``seat`` may put on the trick now (the whole hand unless follow duties bind)."""
@@ -394,19 +470,19 @@ class Terz(Game):
         return self.values[min(mask.bit_count(), 5)]
 
     def _legal(self, seat: int | None) -> list[Event]:
+        # The base class has answered for a finished game, a pending retraction and the shoe.
         out: list[Event] = []
-        if self.phase == PH_SCORE:
+        if self.phase is PH_SCORE:
             for s in (0, 1) if seat is None else (seat,):
                 if not self.confirmed[s]:
-                    if any(f[0] != s and not f[3] for f in self.fouls):
+                    if any(f.seat != s and not f.counted for f in self.fouls):
                         out.append(CLAIM_EV[s])
                     out.append(CONFIRM_EV[s])
             return out
-        actor = self.to_act()
-        if actor is None:
-            return out
+        # the play phase (to_act written out: this runs for every event of a playout)
+        st = self.stage
+        actor = self.leader if st in (ST_LEAD, ST_LEAD_PLAY) else 1 - self.leader
         if seat is None or seat == actor:
-            st = self.stage
             if st in (ST_RESPOND, ST_ASKED):
                 pend = self.pending
                 assert pend is not None
@@ -419,9 +495,7 @@ class Terz(Game):
                     if self._beats(g, other) and (st == ST_RESPOND or g.bit_count() == n):
                         out.append(declare_event(actor, g))
             else:
-                m = self._allowed(actor)
-                c, d, h, s = _PLAY_BY[actor]
-                out = [*c[m & 511], *d[(m >> 9) & 511], *h[(m >> 18) & 511], *s[(m >> 27) & 511]]
+                out = PLAY_CARDS[actor].of(self._allowed(actor))
                 if st in (ST_LEAD, ST_FOLLOW_FREE):
                     out.extend(declare_event(actor, g) for g in self._groups_of(actor))
                     kq = (1 << (self.trump * 9 + KING)) | (1 << (self.trump * 9 + QUEEN))
@@ -433,73 +507,89 @@ class Terz(Game):
             for s in (0, 1) if seat is None else (seat,):
                 if self.hands[s] >> seven & 1:
                     out.append(SWAP_EV[s][seven])
-        if self.on_claim and self.fouls:
+        if self.fouls and self.policy == "on_claim":
             for s in (0, 1) if seat is None else (seat,):
-                if any(f[0] != s and not f[3] for f in self.fouls):
+                if any(f.seat != s and not f.counted for f in self.fouls):
                     out.append(CLAIM_EV[s])
         return out
 
     # ------------------------------------------------------------------ judging
     def _judge(self, event: Event) -> Verdict:
+        # What every seat's event needs (a seat, the play phase or the score step) is checked
+        # here once; the @judge method of the kind does the rest.
         kind = event.kind
-        if kind == "shoe":
-            if self.phase > PH_DRAW:
-                raise ActionNotAllowedError(
-                    "the game is over" if self.phase == PH_OVER else
-                    f"no card is due from the shoe now: seat {self.to_act()} is to act",
-                    "game-over" if self.phase == PH_OVER else "no-card-due")
-            if event.seat is not None:
-                raise BadEventError(f"{event}: a shoe card has no seat (the deal protocol decides whose it is)")
-            c = event.card
-            if c.bit & DECK_MASK and not c.bit & self.seen:
-                return _ok(event)
-            self._shoe_card(event, self.seen)  # raises the base class's error for it
-            raise AssertionError(f"{event}: shoe check")
-        if kind not in KINDS:
-            raise BadEventError(f"Terz has no event {kind!r}; its events are: {', '.join(KINDS)}")
+        if kind == SHOE:
+            cs = event.cards
+            if self.expects_shoe and event.seat is None and len(cs) == 1:  # the hot path
+                bit = cs[0].bit
+                if bit & DECK_MASK and not bit & self.seen:
+                    return legal_verdict(event)
+            return self._judge_shoe(event)
+        if kind not in self.judges:
+            return super()._judge(event)  # raises, naming Terz's events
         seat = event.seat
-        if seat != 0 and seat != 1:
+        if seat is None or (seat != 0 and seat != 1):
             raise BadEventError(f"{event}: Terz needs seat 0 or 1 first, e.g. '0 {kind}'")
-        if self.phase != PH_PLAY:
-            if self.phase == PH_SCORE:
-                if kind == "claim":
-                    return self._judge_claim(event, seat)
-                if kind == "confirm":
-                    return self._judge_confirm(event, seat)
+        phase = self.phase
+        if phase is PH_PLAY:
+            if kind == "play":
+                return self._play_verdict(event, seat)
+        elif phase is PH_SCORE:
+            if kind != "claim" and kind != "confirm":
                 raise ActionNotAllowedError(
                     f"{event}: the deal is played out; each seat confirms its score "
                     f"(or claims a foul first): '0 confirm', '1 confirm'", "score-step")
-            if self.phase == PH_OVER:
-                raise ActionNotAllowedError("the game is over", "game-over")
+        elif phase is PH_OVER:
+            raise ActionNotAllowedError("the game is over", "game-over")
+        else:
             raise ActionNotAllowedError(
-                f"{event}: the shoe must deal first ({'dealing' if self.phase == PH_DEAL else 'refilling'})",
+                f"{event}: the shoe must deal first ({'dealing' if phase is PH_DEAL else 'refilling'})",
                 "wrong-phase")
-        if kind == "play":
-            return self._judge_play(event, seat)
-        if kind == "declare":
-            return self._judge_declare(event, seat)
-        if kind == "bella":
-            return self._judge_bella(event, seat)
-        if kind == "ask" or kind == "pass":
-            self._no_cards(event)
-            st = self.stage
-            if st != ST_RESPOND and (kind == "ask" or st != ST_ASKED):
-                raise ActionNotAllowedError(
-                    f"{event}: there is no declared group to answer"
-                    + (" (only one «от чего?» per declaration)" if st == ST_ASKED else ""),
-                    "nothing-to-answer")
-            if seat == self.leader:
-                raise OutOfTurnError(f"{event}: seat {seat} declared; seat {1 - seat} answers", "out-of-turn")
-            return _ok(event)
-        if kind == "swap":
-            return self._judge_swap(event, seat)
-        if kind == "confirm":
-            self._no_cards(event)
+        return super()._judge(event)
+
+    @staticmethod
+    def _seat(event: Event) -> int:
+        """The seat of an event that ``_judge`` has let through (0 or 1)."""
+        seat = event.seat
+        assert seat is not None
+        return seat
+
+    @judge(SHOE)
+    def _judge_shoe(self, event: Event) -> Verdict:
+        if self.phase > PH_DRAW:
             raise ActionNotAllowedError(
-                f"{event}: there is no deal score to confirm yet: the deal is still being played"
-                + ("" if self.on_claim else f" (and policy {self.settings.policy} has no confirm step)"),
-                "nothing-to-confirm")
-        return self._judge_claim(event, seat)
+                "the game is over" if self.phase is PH_OVER else
+                f"no card is due from the shoe now: seat {self.to_act()} is to act",
+                "game-over" if self.phase is PH_OVER else "no-card-due")
+        if event.seat is not None:
+            raise BadEventError(f"{event}: a shoe card has no seat (the deal protocol decides whose it is)")
+        c = event.card
+        if c.bit & DECK_MASK and not c.bit & self.seen:
+            return legal_verdict(event)
+        self._shoe_card(event, self.seen)  # raises the base class's error for it
+        raise AssertionError(f"{event}: shoe check")
+
+    @judge("ask")
+    def _judge_ask(self, event: Event) -> Verdict:
+        return self._judge_answer(event)
+
+    @judge("pass")
+    def _judge_pass(self, event: Event) -> Verdict:
+        return self._judge_answer(event)
+
+    def _judge_answer(self, event: Event) -> Verdict:
+        """«От чего?» or pass: the answering seat's word on a declared group."""
+        seat, kind = event.seat, event.kind
+        self._no_cards(event)
+        st = self.stage
+        if st != ST_RESPOND and (kind == "ask" or st != ST_ASKED):
+            raise ActionNotAllowedError(
+                f"{event}: there is no declared group to answer"
+                + (" (only one «от чего?» per declaration)" if st == ST_ASKED else ""),
+                "nothing-to-answer")
+        if seat == self.leader:
+            raise OutOfTurnError(f"{event}: seat {seat} declared; seat {1 - seat} answers", "out-of-turn")
+        return legal_verdict(event)
 
     @staticmethod
     def _check_arg(event: Event) -> None:
@@ -520,10 +610,14 @@ class Terz(Game):
             self._check_arg(event)
         return event.card
 
-    def _judge_play(self, event: Event, seat: int) -> Verdict:
+    @judge("play")
+    def _judge_play(self, event: Event) -> Verdict:
+        return self._play_verdict(event, self._seat(event))
+
+    def _play_verdict(self, event: Event, seat: int) -> Verdict:
         c = event.cards[0] if len(event.cards) == 1 and not event.arg else self._one_card(event)
-        actor = self.to_act()
-        st = self.stage
+        st = self.stage  # the play phase: to_act written out
+        actor = self.leader if st in (ST_LEAD, ST_LEAD_PLAY) else 1 - self.leader
         if seat != actor:
             if st in (ST_RESPOND, ST_ASKED):
                 raise OutOfTurnError(f"{event}: seat {actor} must first answer the declared group "
@@ -538,7 +632,7 @@ class Terz(Game):
             raise CardNotInHandError(f"{event}: seat {seat} does not hold {c.pretty()}")
         if self.table and not self.talon and not bit & self._allowed(seat):
             return self._duty_verdict(event, seat)
-        return _ok(event)
+        return legal_verdict(event)
 
     def _duty_verdict(self, event: Event, seat: int) -> Verdict:
         led = self.table[0] // 9
@@ -575,7 +669,9 @@ class Terz(Game):
                 f"{event}: this lead's declaration is settled (one declaration a lead)",
                 "one-declaration-a-lead")
 
-    def _judge_declare(self, event: Event, seat: int) -> Verdict:
+    @judge("declare")
+    def _judge_declare(self, event: Event) -> Verdict:
+        seat = self._seat(event)
         if event.arg:
             self._check_arg(event)
         self._declaring_seat_check(event, seat)
@@ -610,9 +706,11 @@ class Terz(Game):
             return Verdict(event, False, "false-declaration",
                            f"seat {seat} declared the {group_name(mask)} without holding {missing}: "
                            f"a false declaration, its {self.group_value(mask)} go to the opponent")
-        return Verdict(event)
+        return legal_verdict(event)
 
-    def _judge_bella(self, event: Event, seat: int) -> Verdict:
+    @judge("bella")
+    def _judge_bella(self, event: Event) -> Verdict:
+        seat = self._seat(event)
         self._no_cards(event)
         self._declaring_seat_check(event, seat)
         if self.stage == ST_RESPOND or self.stage == ST_ASKED:
@@ -628,10 +726,12 @@ class Terz(Game):
             return Verdict(event, False, "false-declaration",
                            f"seat {seat} declared the trump marriage without holding "
                            f"K{SUIT_SYMBOLS[SUITS[t]]} and Q{SUIT_SYMBOLS[SUITS[t]]}: a false declaration, "
-                           f"its {self.settings.marriage_value} go to the opponent")  # type: ignore[attr-defined]
-        return _ok(event)
+                           f"its {self.settings.marriage_value} go to the opponent")
+        return legal_verdict(event)
 
-    def _judge_swap(self, event: Event, seat: int) -> Verdict:
+    @judge("swap")
+    def _judge_swap(self, event: Event) -> Verdict:
+        seat = self._seat(event)
         c = self._one_card(event) if event.arg or len(event.cards) != 1 else event.cards[0]
         t = self.trump
         if c.index != t * 9 + SEVEN:
@@ -643,74 +743,90 @@ class Terz(Game):
                                         "swap-gone")
         if not self.hands[seat] & c.bit:
             raise CardNotInHandError(f"{event}: seat {seat} does not hold {c.pretty()}")
-        return _ok(event)
+        return legal_verdict(event)
 
-    def _judge_claim(self, event: Event, seat: int) -> Verdict:
+    @judge("claim")
+    def _judge_claim(self, event: Event) -> Verdict:
+        seat = self._seat(event)
         self._no_cards(event)
-        if not self.on_claim:
+        if self.policy != "on_claim":
             raise ActionNotAllowedError(
                 f"{event}: claims are for policy on_claim; this table plays "
                 f"{self.settings.policy}", "claim-not-used")
-        if not any(f[0] != seat and not f[3] for f in self.fouls):
+        if not any(f.seat != seat and not f.counted for f in self.fouls):
             raise ActionNotAllowedError(
                 f"{event}: seat {1 - seat} has made no false declaration or illegal play to claim in "
                 "this deal", "nothing-to-claim")
         if self.confirmed[seat]:
             raise ActionNotAllowedError(
                 f"{event}: seat {seat} has confirmed the deal's score: too late to claim", "claim-too-late")
-        return _ok(event)
+        return legal_verdict(event)
 
-    def _judge_confirm(self, event: Event, seat: int) -> Verdict:
+    @judge("confirm")
+    def _judge_confirm(self, event: Event) -> Verdict:
+        seat = self._seat(event)
         self._no_cards(event)
+        if self.phase is not PH_SCORE:
+            raise ActionNotAllowedError(
+                f"{event}: there is no deal score to confirm yet: the deal is still being played"
+                + ("" if self.policy == "on_claim" else f" (and policy {self.policy} has no confirm step)"),
+                "nothing-to-confirm")
         if self.confirmed[seat]:
             raise ActionNotAllowedError(
                 f"{event}: seat {seat} has confirmed already; waiting for seat {1 - seat}",
                 "already-confirmed")
-        return _ok(event)
+        return legal_verdict(event)
 
     # ------------------------------------------------------------------ folding
-    def _do(self, event: Event, verdict: Verdict) -> None:
-        kind = event.kind
-        if kind == "shoe":
-            self._do_shoe(event.cards[0].index)
-        elif kind == "play":
-            self._do_play(event.seat, event.cards[0].index, verdict)  # type: ignore[arg-type]
-        elif kind == "declare":
-            seat: int = event.seat  # type: ignore[assignment]
-            mask = 0
-            for c in event.cards:
-                mask |= c.bit
-            self._declared(seat, mask, group_name(mask), self.group_value(mask), "group", verdict)
-        elif kind == "bella":
-            seat = event.seat  # type: ignore[assignment]
-            value = self.settings.marriage_value  # type: ignore[attr-defined]
-            self._declared(seat, -1, "trump marriage K+Q", value, "trump-marriage", verdict)
-        elif kind == "ask":
-            self.stage = ST_ASKED
-        elif kind == "pass":
-            pend = self.pending
-            assert pend is not None
-            self.pending = None
-            self._score_group(*pend)
-            self.stage = ST_LEAD_PLAY
-        elif kind == "swap":
-            seat = event.seat  # type: ignore[assignment]
-            seven = event.cards[0].index
-            self.hands[seat] ^= (1 << seven) | (1 << self.turned)
-            self.turned = seven
-        elif kind == "claim":
-            self._claim(event.seat)  # type: ignore[arg-type]
-        elif kind == "confirm":
-            self.confirmed[event.seat] = True  # type: ignore[index]
-            if self.confirmed[0] and self.confirmed[1]:
-                self._end_deal()
+    @fold("declare")
+    def _do_declare(self, event: Event, verdict: Verdict) -> None:
+        mask = 0
+        for c in event.cards:
+            mask |= c.bit
+        self._declared(self._seat(event), mask, group_name(mask), self.group_value(mask), "group",
+                       verdict)
 
-    def _do_shoe(self, idx: int) -> None:
+    @fold("bella")
+    def _do_bella(self, event: Event, verdict: Verdict) -> None:
+        self._declared(self._seat(event), -1, "trump marriage K+Q", self.settings.marriage_value,
+                       "trump-marriage", verdict)
+
+    @fold("ask")
+    def _do_ask(self, event: Event, verdict: Verdict) -> None:
+        self.stage = ST_ASKED
+
+    @fold("pass")
+    def _do_pass(self, event: Event, verdict: Verdict) -> None:
+        pend = self.pending
+        assert pend is not None
+        self.pending = None
+        self._score_group(*pend)
+        self.stage = ST_LEAD_PLAY
+
+    @fold("swap")
+    def _do_swap(self, event: Event, verdict: Verdict) -> None:
+        seven = event.cards[0].index
+        self.hands[self._seat(event)] ^= (1 << seven) | (1 << self.turned)
+        self.turned = seven
+
+    @fold("claim")
+    def _do_claim(self, event: Event, verdict: Verdict) -> None:
+        self._claim(self._seat(event))
+
+    @fold("confirm")
+    def _do_confirm(self, event: Event, verdict: Verdict) -> None:
+        self.confirmed[self._seat(event)] = True
+        if self.confirmed[0] and self.confirmed[1]:
+            self._end_deal()
+
+    @fold(SHOE)
+    def _do_shoe(self, event: Event, verdict: Verdict) -> None:
+        idx = event.cards[0].index
         bit = 1 << idx
         self.seen |= bit
         n = self.dealt
         self.dealt = n + 1
-        if self.phase == PH_DEAL:
+        if self.phase is PH_DEAL:
             if n < 2 * self.hand_size:
                 self.hands[self.deal_seats[n]] |= bit
             else:
@@ -734,16 +850,20 @@ class Terz(Game):
             self._start_lead(self.talon > 0 or self.declare_last)
 
     def _start_lead(self, decl_open: bool) -> None:
-        self.phase = PH_PLAY
+        self._enter(PH_PLAY)
         self.decl_open = decl_open
         self.stage = ST_LEAD if decl_open else ST_LEAD_PLAY
 
-    def _do_play(self, seat: int, idx: int, verdict: Verdict) -> None:
+    @fold("play")
+    def _do_play(self, event: Event, verdict: Verdict) -> None:
+        seat = event.seat
+        assert seat is not None
+        idx = event.cards[0].index
         bit = 1 << idx
         self.hands[seat] ^= bit
         if not verdict.legal:
-            self.fouls.append((seat, "play", -1, not self.on_claim, verdict.message, 0,
-                               BY_INDEX[idx].code, self.trick, verdict.rule))
+            self.fouls.append(TerzFoul(seat, "play", -1, self.policy != "on_claim", verdict.message,
+                                       0, BY_INDEX[idx].code, self.trick, verdict.rule))
         if not self.table:
             self.table = [idx]
             self.stage = ST_FOLLOW_FREE if self.stage == ST_LEAD else ST_FOLLOW
@@ -758,12 +878,12 @@ class Terz(Game):
         self.leader = winner
         if not self.hands[winner] and not self.hands[1 - winner]:
             self.last_winner = winner
-            if self.on_claim:
-                self.phase = PH_SCORE   # claims stay open until both seats confirm the score
+            if self.policy == "on_claim":
+                self._enter(PH_SCORE)   # claims stay open until both seats confirm the score
             else:
                 self._end_deal()
         elif self.talon:
-            self.phase = PH_DRAW
+            self._enter(PH_DRAW)
             first_draws = winner if self.winner_first else 1 - winner
             self.draws = [first_draws, 1 - first_draws]
         else:
@@ -774,18 +894,19 @@ class Terz(Game):
         ref = self.refs
         self.refs = ref + 1
         false = not verdict.legal
+        on_claim = self.policy == "on_claim"
         if false:
-            self.fouls.append((seat, "declaration", ref, not self.on_claim, verdict.message, value,
-                               "", self.trick, verdict.rule))
-            if not self.on_claim:
-                self.items.append((1 - seat, f"false declaration by seat {seat}: {what}", value,
-                                   "false-declaration", ref))
+            self.fouls.append(TerzFoul(seat, "declaration", ref, not on_claim, verdict.message,
+                                       value, "", self.trick, verdict.rule))
+            if not on_claim:
+                self.items.append(Declared(1 - seat, f"false declaration by seat {seat}: {what}",
+                                           value, "false-declaration", ref))
         st = self.stage
         if mask < 0:  # the marriage scores at once: nothing can beat it
             if not false:
                 self.marriage = seat
-            if not false or self.on_claim:
-                self.items.append((seat, what, value, rule, ref))
+            if not false or on_claim:
+                self.items.append(Declared(seat, what, value, rule, ref))
             self.stage = ST_LEAD_PLAY if st == ST_LEAD else ST_FOLLOW
         elif st == ST_LEAD:
             self.pending = (seat, mask, false, ref)
@@ -801,88 +922,60 @@ class Terz(Game):
     def _score_group(self, seat: int, mask: int, false: bool, ref: int) -> None:
         if not false:
             self.groups[seat].append(mask)
-        if not false:
-            self.items.append((seat, group_name(mask), self.group_value(mask), "group", ref))
-        elif self.on_claim and not any(f[2] == ref and f[3] for f in self.fouls if f[1] == "declaration"):
+            self.items.append(Declared(seat, group_name(mask), self.group_value(mask), "group", ref))
+        elif self.policy == "on_claim" and not any(
+                f.ref == ref and f.counted for f in self.fouls if f.kind == "declaration"):
             # an unclaimed false declaration stands until claimed; one claimed while it was still
             # waiting for the answer never scores
-            self.items.append((seat, group_name(mask), self.group_value(mask), "group", ref))
+            self.items.append(Declared(seat, group_name(mask), self.group_value(mask), "group", ref))
 
     def _claim(self, seat: int) -> None:
         fouls = []
         for f in self.fouls:
-            if f[0] != seat and not f[3]:
-                if f[1] == "declaration":
-                    ref = f[2]
-                    self.items = [it for it in self.items if it[4] != ref]
-                    self.items.append((seat, f"claimed false declaration by seat {f[0]}", f[5],
-                                       "false-declaration", ref))
-                f = (*f[:3], True, *f[4:])
+            if f.seat != seat and not f.counted:
+                if f.kind == "declaration":
+                    ref = f.ref
+                    self.items = [it for it in self.items if it.ref != ref]
+                    self.items.append(Declared(seat, f"claimed false declaration by seat {f.seat}",
+                                               f.value, "false-declaration", ref))
+                f = f._replace(counted=True)
             fouls.append(f)
         self.fouls = fouls
 
     # ------------------------------------------------------------------ scoring
     def _end_deal(self) -> None:
-        s: Any = self.settings
-        t = self.trump
-        cp = [card_points(self.taken[0], t), card_points(self.taken[1], t)]
-        lw = self.last_winner
-        items: list[tuple[int, str, int, str]] = [
-            (0, f"card points ({self.tricks[0]} tricks)", cp[0], "card-points"),
-            (1, f"card points ({self.tricks[1]} tricks)", cp[1], "card-points"),
-            (lw, "last trick", LAST_TRICK, "last-trick"),
-        ]
-        items += [(side, what, pts, rule) for side, what, pts, rule, _ref in self.items]
-        notes = [f"dealer seat {self.dealer}, trump {SUIT_SYMBOLS[SUITS[t]]}"]
-        offenders = [f[0] for f in self.fouls if f[1] == "play" and f[3]]
-        if offenders and s.foul_penalty == "all":
-            # RULES.md §6, «байд с картами»: the opponent scores every point of the deal (both
-            # sides' card points, the last trick, every declaration that scored), the offender 0.
-            # Both seats caught: each scores 0, neither is an innocent opponent (as in Belot).
-            own = [sum(pts for side, _w, pts, _r in items if side == k) for k in (0, 1)]
-            if len(set(offenders)) == 1:
-                off = offenders[0]
-                items.append((off, "illegal play: every point of the deal goes to the opponent "
-                                   "(RULES.md §6)", -own[off], "foul"))
-                items.append((1 - off, f"illegal play by seat {off}: every point of the deal, "
-                                       f"{own[1 - off]} + {own[off]} = {sum(own)}", own[off], "foul"))
-            else:
-                for k in (0, 1):
-                    items.append((k, f"illegal plays by both seats: seat {k} scores 0 of its "
-                                     f"{own[k]}", -own[k], "foul"))
-        elif offenders:
-            for off in sorted(set(offenders)):
-                moved = cp[off] + (LAST_TRICK if lw == off else 0)
-                items.append((off, "illegal play: the card points and last trick go to the opponent",
-                              -moved, "foul"))
-                items.append((1 - off, f"illegal play by seat {off}", moved, "foul"))
-        notes += [f"seat {f[0]}: {f[4]}" + ("" if f[3] else " (not claimed)") for f in self.fouls]
-        points = [sum(p for side, _w, p, _r in items if side == k) for k in (0, 1)]
-        self.history.append((self.deal_no, tuple(points), tuple(items), tuple(notes)))
-        if self.fouls and not self.retract:
-            self.deal_fouls.append((self.deal_no, tuple(
-                (f[0], f[6], f[7], f[8], f[4], CLAIMED if self.on_claim and f[3] else
-                 LET_GO if self.on_claim else PENALISED) for f in self.fouls)))
+        s = self.settings
+        played = PlayedDeal(self.deal_no, self.dealer, self.trump, (self.taken[0], self.taken[1]),
+                            (self.tricks[0], self.tricks[1]), self.last_winner, tuple(self.items),
+                            tuple(self.fouls))
+        deal = score_deal(played, s.foul_penalty)
+        self.history.append(deal)
+        if self.fouls and self.policy != "retract":
+            on_claim = self.policy == "on_claim"
+            self.deal_fouls.append(DealFouls(self.deal_no, tuple(
+                (f.seat, f.card, f.trick, f.rule, f.message, CLAIMED if on_claim and f.counted else
+                 LET_GO if on_claim else PENALISED) for f in self.fouls)))
+        points = deal.points
         self.totals = [self.totals[0] + points[0], self.totals[1] + points[1]]
         a, b = self.totals
         if max(a, b) >= s.target and a != b:
             self.winner = 0 if a > b else 1
-            self.phase = PH_OVER
+            self._enter(PH_OVER)
             return
-        self.dealer = lw if s.next_dealer == "last_trick" else 1 - self.dealer
+        self.dealer = self.last_winner if s.next_dealer == "last_trick" else 1 - self.dealer
         self._start_deal()
 
     def score_sheet(self) -> ScoreSheet:
         fouls_of = dict(self.deal_fouls)
-        deals = [DealScore(n, list(points), [ScoreItem(*it) for it in items], list(notes),
-                           [IllegalPlay(*f) for f in fouls_of.get(n, ())])
-                 for n, points, items, notes in self.history]
+        deals = [DealScore(d.number, list(d.points), [ScoreItem(*it) for it in d.items],
+                           list(d.notes), [IllegalPlay(*f) for f in fouls_of.get(d.number, ())])
+                 for d in self.history]
         sheet = ScoreSheet(self.name, ["seat 0", "seat 1"], self.settings.as_dict(), deals,
                            list(self.totals), self.is_over, self.winner)
         if self.winner is not None:
             w = self.winner
             sheet.result = (f"seat {w} wins {self.totals[w]} : {self.totals[1 - w]} "
-                            f"(game to {self.settings.target})")  # type: ignore[attr-defined]
+                            f"(game to {self.settings.target})")
         return sheet
 
     # ------------------------------------------------------------------ displays and checks
@@ -893,7 +986,7 @@ class Terz(Game):
             "deal": self.deal_no,
             "dealer": self.dealer,
             "phase": PHASE_NAMES[self.phase],
-            "stage": STAGE_NAMES[self.stage] if self.phase == PH_PLAY else None,
+            "stage": STAGE_NAMES[self.stage] if self.phase is PH_PLAY else None,
             "trump": self.trump_suit,
             "turned": BY_INDEX[self.turned].code if self.turned >= 0 else None,
             "talon": self.talon,
@@ -909,7 +1002,8 @@ class Terz(Game):
             "totals": list(self.totals),
             "winner": self.winner,
             "confirmed": list(self.confirmed),
-            "fouls": [{"seat": f[0], "kind": f[1], "message": f[4], "counted": f[3]} for f in self.fouls],
+            "fouls": [{"seat": f.seat, "kind": f.kind, "message": f.message, "counted": f.counted}
+                      for f in self.fouls],
         })
         return out
 
@@ -925,11 +1019,11 @@ class Terz(Game):
             union |= p
         if union != DECK_MASK:
             out.append(f"cards not conserved: {(DECK_MASK ^ union).bit_count()} missing or extra")
-        if self.phase != PH_OVER:
+        if self.phase is not PH_OVER:
             taken = (self.taken[0] | self.taken[1]).bit_count()
             if taken != 2 * (self.trick - 1) or self.tricks[0] + self.tricks[1] != self.trick - 1:
                 out.append("tricks taken do not match the trick count")
-            if self.phase == PH_PLAY:
+            if self.phase is PH_PLAY:
                 sizes = [h.bit_count() for h in self.hands]
                 on_table = [0, 0]
                 for k, _i in enumerate(self.table):

@@ -1,12 +1,15 @@
 """Constructions (конструкции): what a declaration is worth and which pair's best one wins.
 
-A construction is kept as a plain tuple so the game state stays comparable:
-``(seat, kind, value, key, mask)`` where ``kind`` is ``терц`` / ``пятьдесят`` / ``квинта`` /
-``рамки`` / ``рамки7`` / ``рамки8`` and ``key`` orders strength: ``(1, rank strength, 0, 0)`` for
-Рамки, ``(0, length, top rank, trump)`` for a sequence. Ties go to the one announced first.
+A construction is a :class:`Construction` (a named tuple, so the game state stays comparable):
+``kind`` is ``терц`` / ``пятьдесят`` / ``квинта`` / ``рамки`` / ``рамки7`` / ``рамки8`` and ``key``
+orders strength: ``(1, rank strength, 0, 0)`` for Рамки, ``(0, length, top rank, trump)`` for a
+sequence. Ties go to the one announced first.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
 
 from engine.bazar.tables import (
     BK,
@@ -19,12 +22,23 @@ from engine.bazar.tables import (
 )
 from engine.cards import BY_INDEX, RANKS
 
-Construction = tuple[int, str, int, tuple[int, int, int, int], int]
+Key = tuple[int, int, int, int]
+
+
+class Construction(NamedTuple):
+    """A construction announced in the first trick."""
+
+    seat: int
+    kind: str
+    value: int
+    key: Key
+    mask: int
+
 
 SEVEN, EIGHT = RANKS.index("7"), RANKS.index("8")
 
 
-def classify(mask: int, game: int) -> tuple[str, int, tuple[int, int, int, int]] | str:
+def classify(mask: int, game: int) -> tuple[str, int, Key] | str:
     """``(kind, value, key)`` of the cards of ``mask`` as a construction in ``game``, or why not."""
     n = mask.bit_count()
     for rank, rmask in enumerate(RANK_MASK):
@@ -61,12 +75,13 @@ def label(c: Construction) -> str:
     return f"{kind} {cards}"
 
 
-def winner(constructions: list[Construction]) -> int:
+def winner(constructions: Sequence[tuple[int, str, int, Key, int]]) -> int:
     """The pair (0 or 1) whose best construction wins, or -1 when nobody declared one.
 
-    ``constructions`` is in announcement order, so the first of two equal ones wins.
+    ``constructions`` (:class:`Construction` or plain tuples of its fields) is in announcement
+    order, so the first of two equal ones wins.
     """
-    best: list[tuple[tuple[int, int, int, int], int]] = []
+    best: list[tuple[Key, int]] = []
     for order, c in enumerate(constructions):
         best.append((c[3], -order))
     if not best:

@@ -16,17 +16,19 @@ Event vocabulary (full reference with examples: ``docs/games/bazar.md``)::
     0 claim            (policy on_claim) the opponents' illegal play is claimed
     0 confirm          (policy on_claim) the deal's score is accepted; the next deal starts
 
-The state is plain ints and lists (hands as bit masks) so that ``snapshot()`` compares games.
+The state is plain ints and lists (hands as bit masks) so that ``snapshot()`` compares games; a
+finished deal is a :class:`BazarDeal`, an illegal play a :class:`BazarFoul` (named tuples).
 """
 
 from __future__ import annotations
 
 from bisect import bisect_right
-from typing import Any, ClassVar
+from enum import StrEnum
+from typing import Any, ClassVar, NamedTuple
 
 from engine.bazar.constructions import Construction, classify, label, winner
 from engine.bazar.options import BazarSettings
-from engine.bazar.scoring import score_deal
+from engine.bazar.scoring import PlayedDeal, score_deal
 from engine.bazar.tables import (
     BELA_EVENTS,
     BK,
@@ -41,7 +43,7 @@ from engine.bazar.tables import (
     KQ_ALL,
     KQ_MASK,
     MIN_N,
-    PLAY_BY_BYTE,
+    PLAY_CARDS,
     RANK_MASK,
     SUB_RUNS,
     SUIT_MASKS,
@@ -52,7 +54,6 @@ from engine.bazar.tables import (
     bid_tables,
     deal_seats,
     declare_event,
-    events_of,
     parse_bid,
 )
 from engine.cards import BY_INDEX, cards_in
@@ -64,8 +65,8 @@ from engine.errors import (
     DuplicateCardError,
     OutOfTurnError,
 )
-from engine.events import Event
-from engine.game import Game
+from engine.events import SHOE, Event
+from engine.game import Game, fold, judge
 from engine.scoresheet import (
     CLAIMED,
     LET_GO,
@@ -75,47 +76,82 @@ from engine.scoresheet import (
     ScoreItem,
     ScoreSheet,
 )
-from engine.verdict import Verdict
+from engine.settings import Settings
+from engine.verdict import Verdict, legal_verdict
 
-LOT, DEAL, AUCTION, CONTRA, PLAY, CONFIRM, OVER = (
-    "lot", "deal", "auction", "contra", "play", "confirm", "over")
+
+class BazarPhase(StrEnum):
+    LOT = "lot"          # the first dealer is not drawn yet (option first_dealer empty)
+    DEAL = "deal"
+    AUCTION = "auction"
+    CONTRA = "contra"    # the contracting pair answers a Контра
+    PLAY = "play"
+    CONFIRM = "confirm"  # on_claim: the deal's score waits for a confirm (claims still open)
+    OVER = "over"
+
+
+LOT, DEAL, AUCTION, CONTRA, PLAY, CONFIRM, OVER = BazarPhase
 SEAT_NAMES = ("0 & 2", "1 & 3")
 
-_OK: dict[int, Verdict] = {}
+
+class BazarFoul(NamedTuple):
+    """An illegal play of the deal being played (RULES.md §6)."""
+
+    seat: int
+    rule: str
+    message: str
+    claimed: bool
+    card: str    # its code
+    trick: int   # from 1
 
 
-def _ok(event: Event) -> Verdict:
-    """The legal verdict of an event, shared (verdicts are immutable) to spare allocations."""
-    v = _OK.get(id(event))
-    if v is None or v.event is not event:
-        v = Verdict(event)
-        if len(_OK) < 100_000:
-            _OK[id(event)] = v
-    return v
+class DealRaw(NamedTuple):
+    """What a played deal was, for checks: its game, Капо с руки, each pair's card points
+    (the last trick included)."""
+
+    game: int
+    hand: bool
+    visty: tuple[int, int]
+
+
+class BazarDeal(NamedTuple):
+    """A finished deal, the score sheet's row; ``raw`` is None for a void deal."""
+
+    number: int
+    points: tuple[int, int]
+    items: tuple[tuple[int, str, int, str], ...]
+    notes: tuple[str, ...]
+    raw: DealRaw | None
+
+
+class DealFouls(NamedTuple):
+    """The illegal plays of a finished deal as the sheet's IllegalPlay fields
+    (seat, card, trick, rule, message, outcome)."""
+
+    number: int
+    plays: tuple[tuple[int, str, int, str, str, str], ...]
 
 
 class BazarBelot(Game):
     name: ClassVar[str] = "bazar"
     title: ClassVar[str] = "Bazar-Belot (Базар-Белот), 4 players in pairs"
     num_seats: ClassVar[int] = 4
-    settings_model = BazarSettings
+    settings_model: ClassVar[type[Settings]] = BazarSettings
+    settings: BazarSettings
+    Phase = BazarPhase
 
     # ------------------------------------------------------------------ state
     def _new_state(self) -> None:
-        s: BazarSettings = self.settings  # type: ignore[assignment]
-        self.policy = s.policy
+        s = self.settings
         self.deal_order = deal_seats(s.deal_pattern)
         self.bids = bid_tables(s.max_bid, s.max_kapo_plus)
-        self.phase = LOT if s.first_dealer is None else DEAL
+        self._enter(LOT if s.first_dealer is None else DEAL)
         self.dealer = -1 if s.first_dealer is None else s.first_dealer
         self.deal_no = 0
         self.totals = [0, 0]
-        # (number, (p0, p1), items, notes, raw) with raw = (game, Капо с руки?, card points of
-        # each pair incl. the last trick) or None for a void deal
-        self.deals: list[tuple[Any, ...]] = []
-        # (deal number, ((seat, card, trick, rule, message, outcome), …)) for the deals in
-        # self.deals whose illegal plays stood (RULES.md §6: the sheet names each one)
-        self.deal_fouls: list[tuple[int, tuple[tuple[int, str, int, str, str, str], ...]]] = []
+        self.deals: list[BazarDeal] = []
+        # the deals in self.deals whose illegal plays stood (RULES.md §6: the sheet names each one)
+        self.deal_fouls: list[DealFouls] = []
         self.last_contract_pair = -1
         self.winner = -1
         self.hands = [0, 0, 0, 0]
@@ -159,36 +195,38 @@ class BazarBelot(Game):
         self.constr_winner = -1
         self.bela_said = [0] * 16  # [seat * 4 + suit]: cards of that K+Q played with «Бэла»
         self.belas = [0, 0]
-        # (seat, rule, message, claimed, card code, trick from 1)
-        self.fouls: list[tuple[int, str, str, bool, str, int]] = []
+        self.fouls: list[BazarFoul] = []
 
     # ------------------------------------------------------------------ queries
     def to_act(self) -> int | None:
         phase = self.phase
         if phase in (AUCTION, PLAY):
             return self.turn
-        if phase == CONTRA:
+        if phase is CONTRA:
             return self.contra_pending[0]
         return None
 
-    @property
-    def expects_shoe(self) -> bool:
-        return self.phase == DEAL
+    # expects_shoe and is_over are plain attributes kept in step with the phase by _enter: the
+    # playout loop reads both after every event.
+    expects_shoe: bool = True
+    is_over: bool = False
 
-    @property
-    def is_over(self) -> bool:
-        return self.phase == OVER
+    def _enter(self, phase: BazarPhase) -> None:
+        self.phase = phase
+        self.expects_shoe = phase is DEAL
+        self.is_over = phase is OVER
 
     def _unseen_mask(self) -> int:
-        return DECK_MASK & ~self.seen if self.phase == DEAL else 0
+        return DECK_MASK & ~self.seen if self.phase is DEAL else 0
 
     @property
     def contract(self) -> Bid | None:
         return self.bids.bids[self.bid] if self.bid >= 0 else None
 
     def _legal(self, seat: int | None) -> list[Event]:
+        # The base class has answered for a finished game, a pending retraction and the shoe.
         phase = self.phase
-        if phase == PLAY:
+        if phase is PLAY:
             out = self._play_options(self.turn) if seat is None or seat == self.turn else []
             if self.policy == "on_claim" and self.fouls:
                 out += self._claims(seat)
@@ -196,15 +234,15 @@ class BazarBelot(Game):
         if phase in (AUCTION, CONTRA):
             if seat is not None:
                 return self._auction_options(seat)
-            t = self.to_act()
+            t = self.contra_pending[0] if phase is CONTRA else self.turn
             out = self._auction_options(t)
             for s in range(4):
                 if s != t:
                     out += self._auction_options(s)
             return out
-        if phase == LOT:
+        if phase is LOT:
             return list(DEALER_EVENTS) if seat is None else [DEALER_EVENTS[seat]]
-        if phase == CONFIRM:
+        if phase is CONFIRM:
             out = self._claims(seat)
             out += CONFIRM_EVENTS if seat is None else [CONFIRM_EVENTS[seat]]
             return out
@@ -213,7 +251,7 @@ class BazarBelot(Game):
     # ------------------------------------------------------------------ auction
     def _auction_options(self, seat: int) -> list[Event]:
         t = self.bids
-        if self.phase == CONTRA:
+        if self.phase is CONTRA:
             pending = self.contra_pending
             if seat not in pending:
                 return []
@@ -239,7 +277,12 @@ class BazarBelot(Game):
             out.append(t.contras[seat])
         return out
 
-    def _judge_bid(self, event: Event, seat: int) -> Verdict:
+    @judge("bid")
+    def _judge_bid(self, event: Event) -> Verdict:
+        seat = event.seat
+        assert seat is not None  # _judge has checked it
+        if event.cards:
+            raise BadEventError(f"{event}: a bid names no cards (write 8:H, not 8H)", "bad-bid")
         what = parse_bid(event.arg)
         if what is None:
             raise BadEventError(
@@ -248,28 +291,28 @@ class BazarBelot(Game):
         if isinstance(what, Bid):
             self._check_bid_range(what)
         phase = self.phase
-        if phase != AUCTION and phase != CONTRA:
+        if phase is not AUCTION and phase is not CONTRA:
             raise ActionNotAllowedError(f"{event}: there is no auction now ({self._phase_text()})",
                                         "not-auction")
-        if phase == CONTRA:
+        if phase is CONTRA:
             pending = self.contra_pending
             if what == "recontra":
                 if seat not in pending:
                     raise BidNotAllowedError(
                         f"{event}: only a player of the pair under Контра who has not passed may "
                         "say Реконтра", "recontra")
-                return _ok(event)
+                return legal_verdict(event)
             if what == "pass":
                 if seat != pending[0]:
                     raise OutOfTurnError(f"{event}: seat {pending[0]} answers the Контра now")
-                return _ok(event)
+                return legal_verdict(event)
             raise BidNotAllowedError(
                 f"{event}: after Контра no bid may follow; the contracting pair passes or says "
                 "Реконтра", "after-contra")
         if what == "pass":
             if seat != self.turn:
                 raise OutOfTurnError(f"{event}: seat {self.turn} is to speak, not seat {seat}")
-            return _ok(event)
+            return legal_verdict(event)
         if what == "recontra":
             raise BidNotAllowedError(f"{event}: Реконтра answers a Контра, and there is none",
                                      "recontra")
@@ -280,8 +323,9 @@ class BazarBelot(Game):
                 raise BidNotAllowedError(
                     f"{event}: Контра is said by an opponent of the last bidder (seat "
                     f"{self.bidder}); seat {seat} is on his side", "contra-wrong-pair")
-            return _ok(event)
-        bid: Bid = what  # type: ignore[assignment]
+            return legal_verdict(event)
+        assert isinstance(what, Bid)  # parse_bid's words are pass, contra and recontra
+        bid = what
         if bid.kind == HAND:
             if self.spoke[seat ^ 2]:
                 raise BidNotAllowedError(
@@ -299,12 +343,15 @@ class BazarBelot(Game):
                 "that game by his pair, a pass or Контра is possible", "raise-same-game")
         if bid.key <= self.bid_key:
             raise BidNotAllowedError(
-                f"{event}: {bid.pretty()} is not senior to {self.contract.pretty()}",  # type: ignore[union-attr]
-                "bid-not-senior")
-        return _ok(event)
+                f"{event}: {bid.pretty()} is not senior to {self._bid_text()}", "bid-not-senior")
+        return legal_verdict(event)
+
+    def _bid_text(self) -> str:
+        bid = self.contract
+        return bid.pretty() if bid is not None else "no bid"
 
     def _check_bid_range(self, bid: Bid) -> None:
-        s: BazarSettings = self.settings  # type: ignore[assignment]
+        s = self.settings
         if bid.kind == 0 and bid.n < MIN_N[bid.game]:
             raise BidNotAllowedError(
                 f"{bid.pretty()} is below the minimum: N ≥ {MIN_N[bid.game]} in "
@@ -314,31 +361,36 @@ class BazarBelot(Game):
                 f"{bid.pretty()} is above what this table offers (options max_bid={s.max_bid}, "
                 f"max_kapo_plus={s.max_kapo_plus})", "bid-above-cap")
 
-    def _do_bid(self, event: Event, seat: int) -> None:
+    @fold("bid")
+    def _do_bid(self, event: Event, verdict: Verdict) -> None:
+        seat = event.seat
         what = parse_bid(event.arg)
+        assert seat is not None and what is not None
         self.spoke[seat] = True
         if isinstance(what, Bid):
             self.auction.append((seat, what.code))
             index = self.bids.by_code[what.code]
-            if self.passes == 3 and seat == self.bidder and what.game == self.contract.game:  # type: ignore[union-attr]
-                self.locked = what.game  # the last bidder raised in the same game
+            if self.passes == 3 and seat == self.bidder:
+                last = self.contract
+                if last is not None and what.game == last.game:
+                    self.locked = what.game  # the last bidder raised in the same game
             self.bid = index
             self.bid_key = what.key
             self.bidder = seat
             self.passes = 0
             self.turn = (seat + 1) % 4
             return
-        self.auction.append((seat, what))  # type: ignore[arg-type]
+        self.auction.append((seat, what))
         if what == "contra":
             self.contra = 1
             self.contra_by = seat
-            self.phase = CONTRA
+            self._enter(CONTRA)
             first = (seat + 1) % 4
             self.contra_pending = [first, (first + 2) % 4]
         elif what == "recontra":
             self.contra = 2
             self._end_auction()
-        elif self.phase == CONTRA:
+        elif self.phase is CONTRA:
             self.contra_pending.pop(0)
             if not self.contra_pending:
                 self._end_auction()
@@ -356,12 +408,12 @@ class BazarBelot(Game):
     def _end_auction(self) -> None:
         if self.bid < 0:  # four passes: the deal is void
             self._void_deal("all four passed: redeal",
-                            same_dealer=self.settings.four_passes == "same_dealer")  # type: ignore[attr-defined]
+                            same_dealer=self.settings.four_passes == "same_dealer")
             return
         bid = self.contract
         assert bid is not None
         self.game = bid.game
-        self.phase = PLAY
+        self._enter(PLAY)
         if bid.kind == HAND:
             self.out = self.bidder ^ 2
             self.turn = self.bidder
@@ -411,14 +463,16 @@ class BazarBelot(Game):
         if self.trick_no == 0:
             out += self._declarations(seat)
         m = self._legal_mask(seat)
-        out += events_of(PLAY_BY_BYTE[seat], m)
+        out += PLAY_CARDS[seat].of(m)
         kq = m & KQ_ALL
         if kq and self.game != BK:
+            bela = BELA_EVENTS[seat]
             while kq:
                 low = kq & -kq
                 i = low.bit_length() - 1
-                if self._bela_ok(seat, i):
-                    out.append(BELA_EVENTS[seat][i])  # type: ignore[arg-type]
+                e = bela[i]
+                if e is not None and self._bela_ok(seat, i):
+                    out.append(e)
                 kq ^= low
         return out
 
@@ -450,8 +504,14 @@ class BazarBelot(Game):
                 return k
         return -1
 
-    def _judge_play(self, event: Event, seat: int) -> Verdict:
-        if self.phase != PLAY:
+    @judge("play")
+    def _judge_play(self, event: Event) -> Verdict:
+        if len(event.cards) != 1:
+            event.card  # noqa: B018 - raises the precise error
+        return self._play_verdict(event, self._seat(event))
+
+    def _play_verdict(self, event: Event, seat: int) -> Verdict:
+        if self.phase is not PLAY:
             raise ActionNotAllowedError(f"{event}: no card is played now ({self._phase_text()})",
                                         "not-play")
         if seat != self.turn:
@@ -470,7 +530,7 @@ class BazarBelot(Game):
                 "the second card only after the first was announced; in ВК only in the suit led)",
                 "bela")
         if self._legal_mask(seat) >> i & 1:
-            return _ok(event)
+            return legal_verdict(event)
         return self._why_illegal(event, seat, i)
 
     def _why_illegal(self, event: Event, seat: int, i: int) -> Verdict:
@@ -491,13 +551,16 @@ class BazarBelot(Game):
         return Verdict(event, False, "must-trump",
                        f"void in {sym}, held trump {'♣♦♥♠'[g]} and the opponents were winning")
 
-    def _do_play(self, event: Event, seat: int, verdict: Verdict) -> None:
+    @fold("play")
+    def _do_play(self, event: Event, verdict: Verdict) -> None:
+        seat = event.seat
+        assert seat is not None
         i = event.cards[0].index
         bit = 1 << i
         self.hands[seat] ^= bit
         if not verdict.legal:
-            self.fouls.append((seat, verdict.rule, verdict.message, False, BY_INDEX[i].code,
-                               self.trick_no + 1))
+            self.fouls.append(BazarFoul(seat, verdict.rule, verdict.message, False,
+                                        BY_INDEX[i].code, self.trick_no + 1))
         if event.arg:
             k = seat * 4 + SUIT_OF[i]
             self.bela_said[k] += 1
@@ -540,13 +603,17 @@ class BazarBelot(Game):
         if self.trick_no == 8:
             self.last_pair = pair
             if self.policy == "on_claim":
-                self.phase = CONFIRM
+                self._enter(CONFIRM)
             else:
                 self._finish_deal()
 
     # ------------------------------------------------------------------ declarations
-    def _judge_declare(self, event: Event, seat: int) -> Verdict:
-        if self.phase != PLAY or self.trick_no:
+    @judge("declare")
+    def _judge_declare(self, event: Event) -> Verdict:
+        seat = self._seat(event)
+        if not event.cards:
+            raise BadEventError(f"{event}: name the cards of the construction", "bad-event")
+        if self.phase is not PLAY or self.trick_no:
             raise ActionNotAllowedError(
                 f"{event}: constructions are announced during the first trick only", "declare-when")
         if seat != self.turn:
@@ -573,126 +640,142 @@ class BazarBelot(Game):
             raise ActionNotAllowedError(
                 f"{event}: a card may be in one sequence only (it may also be in Рамки)",
                 "declared-twice")
-        return _ok(event)
+        return legal_verdict(event)
 
-    def _do_declare(self, event: Event, seat: int) -> None:
+    @fold("declare")
+    def _do_declare(self, event: Event, verdict: Verdict) -> None:
+        seat = self._seat(event)
         mask = 0
         for c in event.cards:
             mask |= c.bit
-        kind, value, key = classify(mask, self.game)  # type: ignore[misc]
+        found = classify(mask, self.game)
+        assert not isinstance(found, str)  # the judge has classified it
+        kind, value, key = found
         if kind.startswith("рамки"):
             self.ramki_used[seat] |= mask
         else:
             self.seq_used[seat] |= mask
-        self.constructions.append((seat, kind, value, key, mask))
+        self.constructions.append(Construction(seat, kind, value, key, mask))
         if kind == "рамки7":
             self._void_deal(f"seat {seat} announced Рамки 7: the deal ends with no result")
         elif kind == "рамки8":
             self.cancel_all = True
 
     # ------------------------------------------------------------------ claims and confirm
-    def _judge_claim(self, event: Event, seat: int) -> Verdict:
+    @judge("claim")
+    def _judge_claim(self, event: Event) -> Verdict:
+        seat = self._seat(event)
+        self._no_words(event)
         if self.policy != "on_claim":
             raise ActionNotAllowedError(
                 f"{event}: claims exist only under policy on_claim (this table: {self.policy})",
                 "claim")
-        if self.phase != PLAY and self.phase != CONFIRM:
+        if self.phase is not PLAY and self.phase is not CONFIRM:
             raise ActionNotAllowedError(f"{event}: nothing to claim now ({self._phase_text()})",
                                         "claim")
         if self._claimable(seat) < 0:
             raise ActionNotAllowedError(
                 f"{event}: the opponents of seat {seat} made no unclaimed illegal play this deal",
                 "claim")
-        return _ok(event)
+        return legal_verdict(event)
 
-    def _do_claim(self, seat: int) -> None:
-        k = self._claimable(seat)
-        f = self.fouls[k]
-        self.fouls[k] = (*f[:3], True, *f[4:])
+    @fold("claim")
+    def _do_claim(self, event: Event, verdict: Verdict) -> None:
+        k = self._claimable(self._seat(event))
+        self.fouls[k] = self.fouls[k]._replace(claimed=True)
 
-    # ------------------------------------------------------------------ fold
+    # ------------------------------------------------------------------ judging and folding
     def _judge(self, event: Event) -> Verdict:
+        # The seat every event but a shoe card needs is checked here once, and the hot kinds
+        # (a shoe card, a play) are judged without the dispatch.
         kind = event.kind
+        if kind == SHOE:
+            cs = event.cards
+            if self.expects_shoe and event.seat is None and len(cs) == 1:
+                bit = cs[0].bit
+                if bit & DECK_MASK and not bit & self.seen:
+                    return legal_verdict(event)
+            return self._judge_shoe(event)
         seat = event.seat
-        if kind == "shoe":
-            if seat is not None:
-                raise BadEventError(f"{event}: a card out of the shoe belongs to no seat yet; write "
-                                    f"'shoe {event.arg or 'CARD'}'" if not event.cards else
-                                    f"{event}: write 'shoe {event.cards[0].code}' without a seat",
-                                    "bad-event")
-            if self.phase != DEAL:
-                raise ActionNotAllowedError(
-                    f"{event}: no card is due from the shoe ({self._phase_text()})", "not-dealing")
-            if len(event.cards) != 1:
-                event.card  # noqa: B018 - raises the precise error
-            c = event.cards[0]
-            if not c.bit & DECK_MASK:
-                raise DuplicateCardError(f"{c.code} is not in the 32-card deck of this game",
-                                         "card-not-in-deck")
-            if c.bit & self.seen:
-                raise DuplicateCardError(
-                    f"{c.code} already came out of the shoe in this deal (two decks mixed, or a "
-                    "misread)")
-            return _ok(event)
         if seat is None or not 0 <= seat < 4:
             raise BadEventError(f"{event}: {kind} needs a seat 0–3", "bad-seat")
-        if kind == "play":
-            if len(event.cards) != 1:
-                event.card  # noqa: B018 - raises the precise error
-            return self._judge_play(event, seat)
+        if kind == "play" and len(event.cards) == 1:
+            return self._play_verdict(event, seat)
         if kind == "bid":
-            if event.cards:
-                raise BadEventError(f"{event}: a bid names no cards (write 8:H, not 8H)", "bad-bid")
-            return self._judge_bid(event, seat)
-        if kind == "declare":
-            if not event.cards:
-                raise BadEventError(f"{event}: name the cards of the construction", "bad-event")
-            return self._judge_declare(event, seat)
-        if event.cards or event.arg:
-            raise BadEventError(f"{event}: {kind} takes no cards or words", "bad-event")
-        if kind == "dealer":
-            if self.phase != LOT:
-                raise ActionNotAllowedError(
-                    f"{event}: the first dealer is chosen once, before the first card"
-                    + (" (option first_dealer is set)" if self.settings.first_dealer is not None  # type: ignore[attr-defined]
-                       else ""), "dealer")
-            return _ok(event)
-        if kind == "claim":
-            return self._judge_claim(event, seat)
-        if kind == "confirm":
-            if self.phase != CONFIRM:
-                raise ActionNotAllowedError(f"{event}: no deal score waits for confirmation",
-                                            "confirm")
-            return _ok(event)
-        raise BadEventError(
-            f"{event}: Bazar-Belot knows shoe, dealer, bid, declare, play, claim and confirm",
-            "bad-event")
+            return self._judge_bid(event)
+        return super()._judge(event)  # an unknown kind raises there, naming the known ones
 
-    def _do(self, event: Event, verdict: Verdict) -> None:
-        kind = event.kind
-        if kind == "shoe":
-            i = event.cards[0].index
-            self.seen |= 1 << i
-            self.hands[(self.dealer + self.deal_order[self.dealt]) % 4] |= 1 << i
-            self.dealt += 1
-            if self.dealt == 32:
-                self.phase = AUCTION
-            return
-        seat: int = event.seat  # type: ignore[assignment]
-        if kind == "play":
-            self._do_play(event, seat, verdict)
-        elif kind == "bid":
-            self._do_bid(event, seat)
-        elif kind == "declare":
-            self._do_declare(event, seat)
-        elif kind == "dealer":
-            self.dealer = seat
-            self.turn = (seat + 1) % 4
-            self.phase = DEAL
-        elif kind == "claim":
-            self._do_claim(seat)
-        elif kind == "confirm":
-            self._finish_deal()
+    @staticmethod
+    def _seat(event: Event) -> int:
+        """The seat of an event that ``_judge`` has let through (0–3)."""
+        seat = event.seat
+        assert seat is not None
+        return seat
+
+    @staticmethod
+    def _no_words(event: Event) -> None:
+        if event.cards or event.arg:
+            raise BadEventError(f"{event}: {event.kind} takes no cards or words", "bad-event")
+
+    @judge(SHOE)
+    def _judge_shoe(self, event: Event) -> Verdict:
+        if event.seat is not None:
+            raise BadEventError(f"{event}: a card out of the shoe belongs to no seat yet; write "
+                                f"'shoe {event.arg or 'CARD'}'" if not event.cards else
+                                f"{event}: write 'shoe {event.cards[0].code}' without a seat",
+                                "bad-event")
+        if self.phase is not DEAL:
+            raise ActionNotAllowedError(
+                f"{event}: no card is due from the shoe ({self._phase_text()})", "not-dealing")
+        if len(event.cards) != 1:
+            event.card  # noqa: B018 - raises the precise error
+        c = event.cards[0]
+        if not c.bit & DECK_MASK:
+            raise DuplicateCardError(f"{c.code} is not in the 32-card deck of this game",
+                                     "card-not-in-deck")
+        if c.bit & self.seen:
+            raise DuplicateCardError(
+                f"{c.code} already came out of the shoe in this deal (two decks mixed, or a "
+                "misread)")
+        return legal_verdict(event)
+
+    @fold(SHOE)
+    def _do_shoe(self, event: Event, verdict: Verdict) -> None:
+        i = event.cards[0].index
+        self.seen |= 1 << i
+        self.hands[(self.dealer + self.deal_order[self.dealt]) % 4] |= 1 << i
+        self.dealt += 1
+        if self.dealt == 32:
+            self._enter(AUCTION)
+
+    @judge("dealer")
+    def _judge_dealer(self, event: Event) -> Verdict:
+        self._no_words(event)
+        if self.phase is not LOT:
+            raise ActionNotAllowedError(
+                f"{event}: the first dealer is chosen once, before the first card"
+                + (" (option first_dealer is set)" if self.settings.first_dealer is not None
+                   else ""), "dealer")
+        return legal_verdict(event)
+
+    @fold("dealer")
+    def _do_dealer(self, event: Event, verdict: Verdict) -> None:
+        seat = self._seat(event)
+        self.dealer = seat
+        self.turn = (seat + 1) % 4
+        self._enter(DEAL)
+
+    @judge("confirm")
+    def _judge_confirm(self, event: Event) -> Verdict:
+        self._no_words(event)
+        if self.phase is not CONFIRM:
+            raise ActionNotAllowedError(f"{event}: no deal score waits for confirmation",
+                                        "confirm")
+        return legal_verdict(event)
+
+    @fold("confirm")
+    def _do_confirm(self, event: Event, verdict: Verdict) -> None:
+        self._finish_deal()
 
     # ------------------------------------------------------------------ deal ends
     def _keep_fouls(self, void: bool) -> None:
@@ -703,39 +786,50 @@ class BazarBelot(Game):
         if not self.fouls or self.policy == "retract":
             return
         out = []
-        for seat, rule, message, claimed, code, trick in self.fouls:
+        for f in self.fouls:
             if void:
                 outcome = LET_GO
             elif self.policy == "penalize":
                 outcome = PENALISED
             else:
-                outcome = CLAIMED if claimed else LET_GO
-            out.append((seat, code, trick, rule, message, outcome))
-        self.deal_fouls.append((self.deal_no, tuple(out)))
+                outcome = CLAIMED if f.claimed else LET_GO
+            out.append((f.seat, f.card, f.trick, f.rule, f.message, outcome))
+        self.deal_fouls.append(DealFouls(self.deal_no, tuple(out)))
 
     def _void_deal(self, note: str, same_dealer: bool = False) -> None:
         self._keep_fouls(True)
-        self.deals.append((self.deal_no, (0, 0), (), (note,), None))
+        self.deals.append(BazarDeal(self.deal_no, (0, 0), (), (note,), None))
         if not same_dealer:
             self.dealer = (self.dealer + 1) % 4
-        self.phase = DEAL
+        self._enter(DEAL)
         self._start_deal()
 
+    def played_deal(self) -> PlayedDeal:
+        """The played-out deal as its score reads it."""
+        bid = self.contract
+        assert bid is not None
+        return PlayedDeal(bid, self.bidder, self.contra, self.cancel_all, self.constr_winner,
+                          tuple(self.constructions), (self.belas[0], self.belas[1]),
+                          (self.points[0], self.points[1]), self.last_pair,
+                          (self.tricks[0], self.tricks[1]), tuple(self.fouls))
+
     def _finish_deal(self) -> None:
-        points, items, notes = score_deal(self)
+        points, items, notes = score_deal(self.played_deal(), self.settings)
         self._keep_fouls(False)
-        raw = tuple(self.points[p] + (10 if self.last_pair == p else 0) for p in (0, 1))
-        self.deals.append((self.deal_no, points, items, notes, (self.game, self.out >= 0, raw)))
+        last = self.last_pair
+        visty = (self.points[0] + (10 if last == 0 else 0), self.points[1] + (10 if last == 1 else 0))
+        self.deals.append(BazarDeal(self.deal_no, points, items, notes,
+                                    DealRaw(self.game, self.out >= 0, visty)))
         self.totals = [self.totals[0] + points[0], self.totals[1] + points[1]]
         self.last_contract_pair = self.bidder & 1
-        target = self.settings.target  # type: ignore[attr-defined]
+        target = self.settings.target
         t0, t1 = self.totals
         if t0 >= target or t1 >= target:
             self.winner = 0 if t0 > t1 else 1 if t1 > t0 else self.last_contract_pair
-            self.phase = OVER
+            self._enter(OVER)
             return
         self.dealer = (self.dealer + 1) % 4
-        self.phase = DEAL
+        self._enter(DEAL)
         self._start_deal()
 
     # ------------------------------------------------------------------ reports
@@ -777,16 +871,16 @@ class BazarBelot(Game):
             cancelled_by_ramki8=self.cancel_all,
             belas=list(self.belas),
             totals=list(self.totals),
-            winner=self.winner if self.phase == OVER else None,
+            winner=self.winner if self.phase is OVER else None,
         )
         return d
 
     def score_sheet(self) -> ScoreSheet:
         fouls_of = dict(self.deal_fouls)
-        deals = [DealScore(n, list(points), [ScoreItem(*it) for it in items], list(notes),
-                           [IllegalPlay(*f) for f in fouls_of.get(n, ())])
-                 for n, points, items, notes, _raw in self.deals]
-        over = self.phase == OVER
+        deals = [DealScore(d.number, list(d.points), [ScoreItem(*it) for it in d.items],
+                           list(d.notes), [IllegalPlay(*f) for f in fouls_of.get(d.number, ())])
+                 for d in self.deals]
+        over = self.phase is OVER
         result = ""
         if over:
             t = self.totals
@@ -813,7 +907,7 @@ class BazarBelot(Game):
             if union & m:
                 out.append("a card is in two places")
             union |= m
-        if self.phase != OVER and union != self.seen:
+        if self.phase is not OVER and union != self.seen:
             out.append(f"cards not conserved: {union:x} held/taken/on the table, {self.seen:x} dealt")
         if self.seen & ~DECK_MASK:
             out.append("a card outside the 32-card deck")
@@ -831,7 +925,7 @@ class BazarBelot(Game):
                     out.append(f"seat {s} holds {self.hands[s].bit_count()} cards, expected {expect}")
             if sum(self.tricks) != done:
                 out.append("tricks won do not add up")
-        if self.phase == DEAL and self.dealt != self.seen.bit_count():
+        if self.phase is DEAL and self.dealt != self.seen.bit_count():
             out.append("dealt count and shoe mask disagree")
         sums = [sum(d[1][0] for d in self.deals), sum(d[1][1] for d in self.deals)]
         if sums != self.totals:

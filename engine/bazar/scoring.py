@@ -18,12 +18,14 @@ too, score 0 as well.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, NamedTuple
 
-from engine.bazar.tables import BK, DECK_VISTY, HAND, LAST_TRICK, NORMAL, VK
+from engine.bazar.constructions import Construction
+from engine.bazar.options import BazarSettings
+from engine.bazar.tables import BK, DECK_VISTY, HAND, LAST_TRICK, NORMAL, VK, Bid
 
 if TYPE_CHECKING:
-    from engine.bazar.game import BazarBelot
+    from engine.bazar.game import BazarFoul
 
 PAIR = ("0 & 2", "1 & 3")
 # Multiplier M by [contra level][БК?]: suit / ВК ×1, БК ×2; Контра ×2 / ×3; Реконтра ×4 / ×5.
@@ -41,10 +43,32 @@ def multiplier(game: int, contra: int, hand: bool) -> int:
     return m * 2 if hand else m
 
 
-def score_deal(g: BazarBelot) -> tuple[tuple[int, int], tuple[Any, ...], tuple[str, ...]]:
-    s = g.settings
-    bid = g.contract
-    assert bid is not None
+class PlayedDeal(NamedTuple):
+    """A played-out deal as its score reads it (built by ``BazarBelot.played_deal``)."""
+
+    bid: Bid                 # the contract
+    bidder: int
+    contra: int              # 0, 1 Контра, 2 Реконтра
+    cancel_all: bool         # Рамки 8 cancelled every construction
+    constr_winner: int       # the pair whose best construction won, or -1
+    constructions: tuple[Construction, ...]
+    belas: tuple[int, int]   # Бэла said per pair
+    points: tuple[int, int]  # card points per pair, without the last trick
+    last_pair: int           # the pair that took the last trick
+    tricks: tuple[int, int]
+    fouls: tuple[BazarFoul, ...]
+
+    @property
+    def game(self) -> int:
+        return self.bid.game
+
+
+Item = tuple[int, str, int, str]
+
+
+def score_deal(g: PlayedDeal, s: BazarSettings,
+               ) -> tuple[tuple[int, int], tuple[Item, ...], tuple[str, ...]]:
+    bid = g.bid
     game = g.game
     vk = game == VK
     cp = g.bidder & 1
@@ -58,8 +82,8 @@ def score_deal(g: BazarBelot) -> tuple[tuple[int, int], tuple[Any, ...], tuple[s
         notes.append("Рамки 8: every construction is cancelled (Бэла still counts)")
     elif g.constr_winner >= 0:
         w = g.constr_winner
-        constr[w] = sum(c[2] for c in g.constructions if c[0] & 1 == w)
-        lost = [c for c in g.constructions if c[0] & 1 != w]
+        constr[w] = sum(c.value for c in g.constructions if c.seat & 1 == w)
+        lost = [c for c in g.constructions if c.seat & 1 != w]
         if lost:
             notes.append(f"pair {PAIR[1 - w]}'s constructions lose to pair {PAIR[w]}'s best one")
     for p in (0, 1):
@@ -67,7 +91,7 @@ def score_deal(g: BazarBelot) -> tuple[tuple[int, int], tuple[Any, ...], tuple[s
         bela = 20 * g.belas[p]
         real[p] = g.points[p] + (LAST_TRICK if g.last_pair == p else 0) + constr[p] + bela
         if g.tricks[p] == 8:
-            cards = s.capot_points_vk if vk else s.capot_points  # type: ignore[attr-defined]
+            cards = s.capot_points_vk if vk else s.capot_points
             parts.append(f"capot {cards}")
         else:
             cards = g.points[p] + (LAST_TRICK if g.last_pair == p else 0)
@@ -86,7 +110,7 @@ def score_deal(g: BazarBelot) -> tuple[tuple[int, int], tuple[Any, ...], tuple[s
         made = visty[cp] >= 10 * n
         need = f"needs {10 * n} висты"
     else:
-        n = (s.kapo_n_vk if vk else s.kapo_n) + bid.plus  # type: ignore[attr-defined]
+        n = (s.kapo_n_vk if vk else s.kapo_n) + bid.plus
         need = "needs every trick"
         made = g.tricks[cp] == 8
         if bid.plus:
@@ -103,7 +127,7 @@ def score_deal(g: BazarBelot) -> tuple[tuple[int, int], tuple[Any, ...], tuple[s
     m = multiplier(game, g.contra, hand)
     name = f"{bid.pretty()}{CONTRA_WORD[g.contra]}"
 
-    counted = _counted_fouls(g)
+    counted = _counted_fouls(g.fouls, s.policy)
     foul = counted[0] if counted else None
     both = len({f[0] & 1 for f in counted}) == 2
     for seat, rule, message in counted:
@@ -116,7 +140,7 @@ def score_deal(g: BazarBelot) -> tuple[tuple[int, int], tuple[Any, ...], tuple[s
         made = not both and foul[0] & 1 == dp
         need = f"illegal play by seat {foul[0]}"
 
-    items: list[tuple[int, str, int, str]] = []
+    items: list[Item] = []
     points = [0, 0]
     mult = f"M {m} × N {n}"
     if made:
@@ -133,9 +157,9 @@ def score_deal(g: BazarBelot) -> tuple[tuple[int, int], tuple[Any, ...], tuple[s
     else:
         all_tricks = g.tricks[dp] == 8
         if vk:
-            bonus = s.failed_capot_bonus_vk if all_tricks else s.failed_bonus_vk  # type: ignore[attr-defined]
+            bonus = s.failed_capot_bonus_vk if all_tricks else s.failed_bonus_vk
         else:
-            bonus = s.failed_capot_bonus if all_tricks else s.failed_bonus  # type: ignore[attr-defined]
+            bonus = s.failed_capot_bonus if all_tricks else s.failed_bonus
         items.append((cp, f"contract {name} failed ({need})", 0, "contract-failed"))
         if both:  # the defenders played illegally too: they score 0 for the deal
             items.append((dp, "illegal plays by both pairs: the defenders score 0 for the deal",
@@ -151,15 +175,15 @@ def score_deal(g: BazarBelot) -> tuple[tuple[int, int], tuple[Any, ...], tuple[s
     return (points[0], points[1]), tuple(items), tuple(notes)
 
 
-def _counted_fouls(g: BazarBelot) -> list[tuple[int, str, str]]:
+def _counted_fouls(fouls: tuple[BazarFoul, ...], policy: str) -> list[tuple[int, str, str]]:
     """The first counted illegal play of each pair, in play order (penalize: every one stood;
     on_claim: the claimed ones; retract: none stands)."""
-    if g.policy == "retract":
+    if policy == "retract":
         return []
     out: list[tuple[int, str, str]] = []
     pairs = set()
-    for seat, rule, message, claimed, *_where in g.fouls:
-        if (claimed or g.policy == "penalize") and seat & 1 not in pairs:
-            pairs.add(seat & 1)
-            out.append((seat, rule, message))
+    for f in fouls:
+        if (f.claimed or policy == "penalize") and f.seat & 1 not in pairs:
+            pairs.add(f.seat & 1)
+            out.append((f.seat, f.rule, f.message))
     return out

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 
 from engine.cards import BY_INDEX, SUIT_MASK, SUITS, Card, cards_in, composition
-from engine.events import Event, card_event
+from engine.events import CardEvents, Event, card_event
+from engine.verdict import share_legal_verdict
 
 BK = 4
 VK = 5
@@ -190,7 +191,7 @@ def bid_tables(max_n: int, max_plus: int) -> BidTables:
     bids += [make_bid(KAPO, g, 0, k) for g in range(6) for k in range(max_plus + 1)]
     bids += [make_bid(HAND, g, 0, k) for g in range(6) for k in range(max_plus + 1)]
     bids.sort(key=lambda b: (b.key, b.game))
-    events = tuple(tuple(Event("bid", s, (), b.code) for b in bids) for s in range(4))
+    events = tuple(tuple(_interned("bid", s, b.code) for b in bids) for s in range(4))
     hand_start = next(i for i, b in enumerate(bids) if b.kind == HAND)
     game_idx = [[i for i, b in enumerate(bids) if b.game == g and b.kind != HAND] for g in range(6)]
     return BidTables(
@@ -202,50 +203,36 @@ def bid_tables(max_n: int, max_plus: int) -> BidTables:
         game_keys=tuple(tuple(bids[i].key for i in idx) for idx in game_idx),
         game_events=tuple(tuple(tuple(events[s][i] for i in idx) for idx in game_idx)
                           for s in range(4)),
-        passes=tuple(Event("bid", s, (), "pass") for s in range(4)),
-        contras=tuple(Event("bid", s, (), "contra") for s in range(4)),
-        recontras=tuple(Event("bid", s, (), "recontra") for s in range(4)),
+        passes=tuple(_interned("bid", s, "pass") for s in range(4)),
+        contras=tuple(_interned("bid", s, "contra") for s in range(4)),
+        recontras=tuple(_interned("bid", s, "recontra") for s in range(4)),
     )
 
 
 # --------------------------------------------------------------------------- interned events
-SHOE_EVENTS: tuple[Event | None, ...] = tuple(
-    card_event("shoe", None, BY_INDEX[i]) if i < 36 and BY_INDEX[i] in DECK else None
-    for i in range(N_CARDS))
-PLAY_EVENTS: tuple[tuple[Event | None, ...], ...] = tuple(
-    tuple(card_event("play", s, BY_INDEX[i]) if SHOE_EVENTS[i] else None for i in range(N_CARDS))
-    for s in range(4))
+# Every event the game lists is interned with its shared legal verdict (engine.verdict).
+
+
+@cache
+def _interned(kind: str, seat: int, arg: str = "") -> Event:
+    """One event without cards, for the life of the process."""
+    return share_legal_verdict(Event(kind, seat, (), arg))
+
+
+PLAY_CARDS: tuple[CardEvents, ...] = tuple(CardEvents("play", s) for s in range(4))
 BELA_EVENTS: tuple[tuple[Event | None, ...], ...] = tuple(
-    tuple(card_event("play", s, BY_INDEX[i], "bela") if IS_KQ[i] and SHOE_EVENTS[i] else None
+    tuple(card_event("play", s, BY_INDEX[i], "bela") if IS_KQ[i] and BY_INDEX[i] in DECK else None
           for i in range(N_CARDS))
     for s in range(4))
-
-
-def byte_tables(by_index: tuple[Event | None, ...]) -> tuple[tuple[tuple[Event, ...], ...], ...]:
-    """For each byte of a card mask, the events of every 8-bit pattern (see :func:`events_of`)."""
-    return tuple(
-        tuple(tuple(e for j in range(8) if b >> j & 1 and 8 * k + j < N_CARDS
-                    and (e := by_index[8 * k + j]) is not None) for b in range(256))
-        for k in range(5))
-
-
-def events_of(tables: tuple[tuple[tuple[Event, ...], ...], ...], m: int) -> list[Event]:
-    """The events of the cards of mask ``m``, in index order: five lookups instead of a bit loop."""
-    return [*tables[0][m & 255], *tables[1][m >> 8 & 255], *tables[2][m >> 16 & 255],
-            *tables[3][m >> 24 & 255], *tables[4][m >> 32]]
-
-
-SHOE_BY_BYTE = byte_tables(SHOE_EVENTS)
-PLAY_BY_BYTE = tuple(byte_tables(PLAY_EVENTS[s]) for s in range(4))
 KQ_ALL = sum(1 << i for i in range(N_CARDS) if IS_KQ[i])
-DEALER_EVENTS: tuple[Event, ...] = tuple(Event("dealer", s) for s in range(4))
-CLAIM_EVENTS: tuple[Event, ...] = tuple(Event("claim", s) for s in range(4))
-CONFIRM_EVENTS: tuple[Event, ...] = tuple(Event("confirm", s) for s in range(4))
+DEALER_EVENTS: tuple[Event, ...] = tuple(_interned("dealer", s) for s in range(4))
+CLAIM_EVENTS: tuple[Event, ...] = tuple(_interned("claim", s) for s in range(4))
+CONFIRM_EVENTS: tuple[Event, ...] = tuple(_interned("confirm", s) for s in range(4))
 
 
 @cache
 def declare_event(seat: int, mask: int) -> Event:
-    return Event("declare", seat, tuple(cards_in(mask)))
+    return share_legal_verdict(Event("declare", seat, tuple(cards_in(mask))))
 
 
 def deal_seats(pattern: str) -> tuple[int, ...]:
