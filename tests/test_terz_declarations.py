@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import pytest
 from _refusal import untouched
-from test_terz_helpers import SEAT0, SEAT1, TURNED, deal, run
-from test_terz_scoring import FIRST_SEVEN
+from _terz_kit import FIRST_SEVEN, SEAT0, SEAT1, TURNED, deal, game_b, run
 
 from engine.errors import (
     ActionNotAllowedError,
@@ -19,19 +18,10 @@ from engine.errors import (
 from engine.events import Event, ev
 from engine.terz import Terz, declare_event
 
+
 # Hand set B — dealer seat 0, seat 1 leads; 10♦ turned: diamonds are trumps.
 #   seat 1: 9-10-J♥ (терц от В♥), 7-8-9♣ (терц от 9♣), К♦ Д♦ (the trump marriage), Т♠
 #   seat 0: 7-8-9♦ (a trump терц от 9♦), 10♠ В♠, 7♥ 8♥, Т♣ К♣
-B1 = "9H TH JH QD KD 7C 8C 9C AS"
-B0 = "7D 8D 9D TS JS 7H 8H AC KC"
-
-
-def game_b(**options: object) -> Terz:
-    game = Terz(**options)
-    deal(game, B1, B0, "TD")
-    return game
-
-
 def declared(game: Terz) -> list[int]:
     return game.describe()["declared"]
 

@@ -4,9 +4,21 @@ bad input every game must refuse without touching the state or the log."""
 from __future__ import annotations
 
 import pytest
-from test_terz_declarations import B0, B1, game_b, untouched
-from test_terz_helpers import SEAT0, SEAT1, TURNED, deal, hand, run
-from test_terz_scoring import FIRST_SEVEN, LAST_NINE
+from _refusal import untouched
+from _terz_kit import (
+    B0,
+    B1,
+    FIRST_SEVEN,
+    FOUL_FINISH,
+    LAST_NINE,
+    SEAT0,
+    SEAT1,
+    TURNED,
+    deal,
+    game_b,
+    hand,
+    run,
+)
 
 from engine.cards import card, cards
 from engine.errors import (
@@ -204,16 +216,6 @@ def test_trick_winners_trump_order_j_9_a_and_plain_ten_over_king() -> None:
     assert game.leader == 1                              # В♠ beat 10♠ in trick 15
 
 
-# The worked deal of test_terz_scoring, but in trick 9 seat 1 keeps Д♣ and plays 9♥ on 10♣.
-FOUL_FINISH = [
-    "0 play KC", "1 play QC",              # T10 seat 0: К♣ over Д♣: 3 + 2 = 5
-    "0 play TD", "1 play QS",              # T11 seat 1 (void ♦, must trump): 10 + 2 = 12
-    "1 play KH", "0 play 7S",              # T12 seat 0: 3 + 0 = 3
-    "0 play KD", "1 play KS",              # T13 seat 1: 3 + 3 = 6
-    "1 play QH", "0 play 8S",              # T14 seat 0: 2 + 0 = 2
-    "0 play TS", "1 play JS",              # T15 seat 1: 10 + 20 = 30
-    "1 play JH", "0 play QD",              # T16 seat 1: 1 + 2 = 3, last trick 10
-]
 # Tricks 1–7 give seat 1 45 (11+0+11+11+10+1+1), trick 8 gives seat 0 24, trick 9 (10♣ + 9♥) seat 0 10.
 # Seat 1: 45 + 12 + 6 + 30 + 3 = 96 (+10 last trick); seat 0: 24 + 10 + 5 + 3 + 2 = 44; 96 + 44 = 140.
 # Declarations as in the worked deal: seat 0 150, seat 1 70.

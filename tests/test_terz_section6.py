@@ -10,9 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from test_terz_helpers import SEAT0, SEAT1, TURNED, deal, run
-from test_terz_play import FOUL_FINISH
-from test_terz_scoring import FIRST_SEVEN, LAST_NINE
+from _terz_kit import FIRST_SEVEN, FOUL_FINISH, LAST_NINE, SEAT0, SEAT1, TURNED, deal, run
 
 from engine.events import ev
 from engine.scoresheet import CLAIMED, LET_GO, PENALISED
