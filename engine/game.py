@@ -345,8 +345,15 @@ class Game(ABC):
         if self._retract and self._retract_pending() is not None:
             return [UNDO_EVENT]
         if self.expects_shoe:
-            return SHOE_EVENTS.of(self._unseen_mask()) if seat is None else []
+            cards = SHOE_EVENTS.of(self._unseen_mask()) if seat is None else []
+            beside = self._legal_beside_shoe(seat)
+            return cards + beside if beside else cards
         return self._legal(seat)
+
+    def _legal_beside_shoe(self, seat: int | None) -> list[Event]:
+        """Actions a seat may take while the shoe is due (none by default; Joker's claims on the
+        last deal until the next deal's first card)."""
+        return []
 
     @property
     def legal_moves(self) -> LegalMoves:

@@ -357,14 +357,12 @@ class Joker(Game):
         return self._deck_mask & ~self.seen
 
     # ----------------------------------------------------------------- legal actions
-    def legal_actions(self, seat: int | None = None) -> list[Event]:
-        # The base class lists only shoe cards while the shoe is due; under on_claim the last
-        # deal's illegal plays can still be claimed until the next deal's first card, so the
-        # claims are listed with the shoe cards then.
-        out = super().legal_actions(seat)
+    def _legal_beside_shoe(self, seat: int | None) -> list[Event]:
+        # Under on_claim the last deal's illegal plays can still be claimed until the next
+        # deal's first card, so the claims are listed with the shoe cards then.
         if self.phase is DEAL and not self.dealt and self.policy == "on_claim":
-            return out + self._claims(seat)
-        return out
+            return self._claims(seat)
+        return []
 
     def _legal(self, seat: int | None) -> list[Event]:
         # The base class has answered for a finished game, a pending retraction and the shoe.
