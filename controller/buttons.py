@@ -4,7 +4,12 @@ A button never builds an event by itself: it picks among the seat's *legal* acti
 can only ask for what the rules allow now), by event kind and argument. Anything a panel has no
 button for — Bazar-Belot's «8 БК», Joker's bid of 5, a Контра out of turn — is reachable with
 ``bid_up`` / ``bid_down`` (walk the seat's legal non-card actions) and ``confirm``.
-See ``docs/buttons.md`` for the table per game.
+
+``PANEL`` below is the one table of panel buttons. Their names are the panel's (what the firmware
+announces and what every logged input holds), not the engine's event kinds — «Партия!» claims in
+Belot but calls a foul in Durak — so the kinds they stand for are listed here and nowhere else.
+Tests keep the firmware's layout (``firmware/board.py``), the simulated panel's, the input model
+and the tables in ``docs/buttons.md`` and ``docs/panel-protocol.md`` equal to it.
 """
 
 from __future__ import annotations
@@ -16,23 +21,27 @@ from engine.game import Game
 PLAY_KINDS = frozenset({"play", "beat"})
 SUIT_BUTTONS = {"clubs": "C", "diamonds": "D", "hearts": "H", "spades": "S"}
 
-# button -> the (kind, argument) pairs it may mean, tried in order; "" matches any argument.
-MEANINGS: dict[str, tuple[tuple[str, str], ...]] = {
-    "pass": (("bid", "pass"), ("pass", "")),
-    "play": (("bid", "play"),),
-    "bela": (("bella", ""),),
-    "party": (("claim", ""), ("foul", "")),
-    "take": (("take", ""),),
-    "beaten": (("done", ""),),
-    "confirm": (("confirm", ""),),
-    **{b: (("bid", s), ("trump", s)) for b, s in SUIT_BUTTONS.items()},
-}
+Meaning = tuple[tuple[str, str], ...]  # (event kind, argument) pairs tried in order; "" = any
 
-LABELS = {
-    "pass": "«Пас»", "play": "«Играю»", "bela": "«Бэла»", "party": "«Партия!»", "take": "«Беру»",
-    "beaten": "«Бито»", "confirm": "«Подтвердить»", "undo": "«Отмена»", "bid_up": "▲",
-    "bid_down": "▼", "clubs": "♣", "diamonds": "♦", "hearts": "♥", "spades": "♠",
+# name -> (label on the panel, what it may mean), in the panel's button order (ids 1, 2, ...).
+# undo, bid_up and bid_down mean no event by themselves: the controller handles them.
+PANEL: dict[str, tuple[str, Meaning]] = {
+    "pass": ("«Пас»", (("bid", "pass"), ("pass", ""))),
+    "play": ("«Играю»", (("bid", "play"),)),
+    **{b: (sym, (("bid", s), ("trump", s)))
+       for (b, s), sym in zip(SUIT_BUTTONS.items(), "♣♦♥♠", strict=True)},
+    "bid_up": ("▲", ()),
+    "bid_down": ("▼", ()),
+    "bela": ("«Бэла»", (("bella", ""),)),
+    "party": ("«Партия!»", (("claim", ""), ("foul", ""))),
+    "take": ("«Беру»", (("take", ""),)),
+    "beaten": ("«Бито»", (("done", ""),)),
+    "confirm": ("«Подтвердить»", (("confirm", ""),)),
+    "undo": ("«Отмена»", ()),
 }
+PANEL_BUTTONS: tuple[str, ...] = tuple(PANEL)
+MEANINGS: dict[str, Meaning] = {b: meaning for b, (_label, meaning) in PANEL.items() if meaning}
+LABELS: dict[str, str] = {b: label for b, (label, _meaning) in PANEL.items()}
 
 
 def _mine(game: Game, seat: int) -> list[Event]:

@@ -256,7 +256,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         from firmware_bridge.sim import SimTable
 
         seats = bundle.new_game().num_seats
-        panels = SimTable({f"sim-seat-{s + 1}": s + 1 for s in range(seats)}).start()
+        panels = SimTable({f"sim-seat-{s}": s for s in range(seats)}).start()  # panels[s]: seat s
         assert panels.bridge is not None
         link = PanelLink(controller, panels.bridge).start()
         panels.bridge.wait_connected(seats, timeout=5)

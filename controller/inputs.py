@@ -2,8 +2,8 @@
 
 Every input carries ``t`` (seconds on the source's clock; the wall clock when the source has
 none) and, from a camera, the ``frame`` it was decided at, so a logged event can be traced back to
-the footage that produced it. Seats count from 0, as in the engine; panel seats (1-8 on the wire)
-are mapped once, in :mod:`controller.panels`.
+the footage that produced it. Seats count from 0 everywhere, as in the engine (the panel wire's
+own numbering stays inside ``firmware_bridge.protocol``).
 """
 
 from __future__ import annotations
@@ -12,12 +12,12 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from controller.buttons import PANEL_BUTTONS
+
 CardCode = Annotated[str, Field(min_length=2, max_length=2, pattern=r"^([6-9TJQKA][CDHS]|BJ|RJ|\?\?)$")]
 Seat = Annotated[int, Field(ge=0, le=7)]
 
-# Panel buttons (firmware_bridge's layout) and dealer buttons on the Pi's GPIO header.
-PANEL_BUTTONS = ("pass", "play", "clubs", "diamonds", "hearts", "spades", "bid_up", "bid_down",
-                 "bela", "party", "take", "beaten", "confirm", "undo")
+# Panel buttons (the one table is controller.buttons.PANEL) and dealer buttons on the Pi's GPIO.
 DEALER_BUTTONS = ("new_deal", "cancel")
 
 

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from controller.archive import FootageArchive
+from controller.buttons import PANEL_BUTTONS
 from controller.core import Controller
 from controller.footage import Bundle, timed_frames
 from controller.inputs import Button, ShoeCard, parse_input
@@ -217,8 +218,10 @@ class SimulatedTable:
 class PanelLink:
     """Seat panels ↔ controller: presses become ``Button`` inputs, the state drives the LEDs.
 
-    Panel seats are 1–8 on the wire and engine seats count from 0: this is the one place that
-    maps them.
+    The bridge's seats are the engine's (from 0; the wire's offset stays inside
+    ``firmware_bridge.protocol``). A button name outside ``controller.buttons.PANEL_BUTTONS`` (a
+    panel flashed with another layout) is refused with one warning per panel and name and shown
+    on the display as that panel's error; it never reaches the controller as a guess.
     """
 
     def __init__(self, controller: Controller, bridge: Any) -> None:
@@ -226,6 +229,7 @@ class PanelLink:
         self.bridge = bridge
         self._stop = threading.Event()
         self._leds: dict[tuple[int, str], tuple[str, tuple[int, int, int]]] = {}
+        self._unknown: set[tuple[str, str]] = set()  # (panel id, button name) already reported
         self._thread = threading.Thread(target=self._pump, name="panel inputs", daemon=True)
         self._unsubscribe = controller.subscribe(self._on_state)
 
@@ -248,20 +252,26 @@ class PanelLink:
             if isinstance(ev, ButtonEvent):
                 if ev.action != "press" or ev.seat is None:
                     continue
-                try:
-                    inp = Button.model_validate({"seat": ev.seat - 1, "button": ev.button,
-                                             "source": "panel"})
-                except ValueError:
-                    log.warning("panel %s sent unknown button %r", ev.panel_id, ev.button)
+                if ev.button not in PANEL_BUTTONS:
+                    self._unknown_button(ev.panel_id, ev.seat, ev.button)
                     continue
                 try:
-                    self.controller.submit(inp)
+                    self.controller.submit(Button(seat=ev.seat, button=ev.button, source="panel"))
                 except Exception:
                     log.exception("panel input failed")
             else:
                 self.controller.set_device(f"panel {ev.panel_id}", {
-                    "kind": "panel", "state": ev.kind, "seat": None if ev.seat is None else ev.seat - 1,
-                    "detail": ev.detail})
+                    "kind": "panel", "state": ev.kind, "seat": ev.seat, "detail": ev.detail})
+
+    def _unknown_button(self, panel_id: str, seat: int, button: str) -> None:
+        if (panel_id, button) in self._unknown:
+            return
+        self._unknown.add((panel_id, button))
+        detail = (f"unknown button {button!r} ignored; a panel's buttons are "
+                  f"{', '.join(PANEL_BUTTONS)} (docs/buttons.md)")
+        log.warning("panel %s at seat %d: %s", panel_id, seat, detail)
+        self.controller.set_device(f"panel {panel_id}", {
+            "kind": "panel", "state": "error", "seat": seat, "detail": detail})
 
     def _on_state(self, state: dict[str, Any]) -> None:
         view = state.get("view") or {}
@@ -285,7 +295,7 @@ class PanelLink:
                 if self._leds.get((seat, led)) == (mode, colour):
                     continue
                 try:
-                    self.bridge.set_led(seat + 1, led, mode, colour)
+                    self.bridge.set_led(seat, led, mode, colour)
                     self._leds[(seat, led)] = (mode, colour)
                 except Exception:  # a panel not connected right now: try at the next change
                     pass

@@ -5,8 +5,8 @@ Typical use::
     from firmware_bridge import PanelBridge, load_config
 
     with PanelBridge(load_config("table.toml")) as bridge:
-        bridge.set_led(1, "turn", "blink")
-        event = bridge.events.get()  # ButtonEvent(seat=1, button="pass", action="press", ...)
+        bridge.set_led(0, "turn", "blink")  # seats count from 0, as in the engine
+        event = bridge.events.get()  # ButtonEvent(seat=0, button="pass", action="press", ...)
 
 The protocol is specified in docs/panel-protocol.md; firmware/ holds the Pico firmware.
 """

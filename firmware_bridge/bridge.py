@@ -81,7 +81,8 @@ class PanelInfo:
 
 @dataclass(frozen=True)
 class ButtonEvent:
-    """A button press, release or long press. ``seat`` is None for a panel without a seat."""
+    """A button press, release or long press. ``seat`` counts from 0, as everywhere on the host
+    (the table config's seat); None for a panel without a seat."""
 
     seat: int | None
     panel_id: str
@@ -368,9 +369,8 @@ class PanelPort:
             # presses carry seat=None until the line reconnects, and the table is told.
             self._identity_changed(previous, info)
         self.info = info
-        seat_byte = self.seat if self.seat is not None else p.NO_SEAT
         self.link.send_control(p.WELCOME, p.pack_welcome(info.boot_id, self.bridge.session,
-                                                         seat_byte))
+                                                         self.seat))
         self.link.accept_reliable = True
         if not self.link.tx_enabled:
             self.link.tx_enabled = True
@@ -562,7 +562,7 @@ class PanelBridge:
     # commands
 
     def port_for(self, target: int | str) -> PanelPort:
-        """The connected port of a seat (int) or a panel id (str)."""
+        """The connected port of a seat (int, from 0) or a panel id (str)."""
         for port in self.ports():
             if port.state != "connected" or port.info is None:
                 continue
@@ -578,7 +578,7 @@ class PanelBridge:
         colour: tuple[int, int, int] = (255, 255, 255),
         period_ms: int = 500,
     ) -> Delivery:
-        """Set one LED of the panel at a seat (or with a panel id). Applied in call order;
+        """Set one LED of the panel at a seat (from 0) or with a panel id. Applied in call order;
         remembered and replayed if the panel reboots or is replugged."""
         if isinstance(mode, str):
             modes = {name: code for code, name in p.LED_MODE_NAMES.items()}

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from firmware_bridge.bridge import ButtonEvent, PanelBridge, PanelEvent
 from firmware_bridge.config import ConfigError, PanelConfig, SeatPanel, load_config
+from firmware_bridge.protocol import MAX_SEATS
 
 CONFIG_NAME = "table.toml"
 MAX_PANEL_ID: int = next(  # the longest id a table config can hold
@@ -95,8 +96,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     test.set_defaults(func=cmd_test)
 
     sim = sub.add_parser("sim", help="run a simulated panel on a pseudo-terminal")
-    sim.add_argument("--seat", type=_number(int, 1, 8), default=1, metavar="N",
-                     help="seat number 1-8; the panel id becomes sim-seat-N (default 1)")
+    sim.add_argument("--seat", type=_number(int, 0, MAX_SEATS - 1,
+                                            f"a seat from 0 to {MAX_SEATS - 1} (seats count from 0)"),
+                     default=0, metavar="N",
+                     help=f"seat 0-{MAX_SEATS - 1}, counted from 0 as in the table config; the "
+                     "panel id becomes sim-seat-N (default 0)")
     sim.add_argument("--panel-id", type=_panel_id,
                      help=f"panel id to announce instead of sim-seat-N (1-{MAX_PANEL_ID} "
                      "characters)")

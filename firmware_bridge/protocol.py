@@ -74,6 +74,7 @@ ERR_QUEUE_FULL = 4
 ERR_HARDWARE = 5
 
 NO_SEAT = 0xFF  # seat byte in WELCOME when the panel has no seat
+MAX_SEATS = 8  # seats 0-7; on the wire 1-8 (seat_to_wire)
 
 HEADER_LEN = 4  # version u8, type u8, seq u16 little-endian
 CRC_LEN = 2  # CRC-16/CCITT-FALSE, big-endian, over header + payload
@@ -360,13 +361,39 @@ def unpack_hello_request(payload):
     return _exact("<I", payload)[0]
 
 
+def seat_to_wire(seat):
+    """The WELCOME seat byte for a seat counted from 0 (None: no seat).
+
+    The one place with a seat offset: version 1 of the wire format counts seats from 1 (the
+    number on the panel's label), and flashed panels keep that format; everything else, the
+    host and this module's callers included, counts from 0. ``seat_from_wire`` is the inverse.
+    """
+    if seat is None:
+        return NO_SEAT
+    if not 0 <= seat < MAX_SEATS:
+        raise ProtocolError("payload", "seat " + str(seat) + " is not 0 to " + str(MAX_SEATS - 1))
+    return seat + 1
+
+
+def seat_from_wire(byte):
+    """The seat (from 0, or None) a WELCOME seat byte stands for; see ``seat_to_wire``."""
+    if byte == NO_SEAT:
+        return None
+    if not 1 <= byte <= MAX_SEATS:
+        raise ProtocolError("payload", "seat byte " + str(byte) + " is not 1 to "
+                            + str(MAX_SEATS) + " or " + str(NO_SEAT))
+    return byte - 1
+
+
 def pack_welcome(boot_id, session, seat):
-    return struct.pack("<IIB", boot_id & 0xFFFFFFFF, session & 0xFFFFFFFF, seat)
+    """seat: counted from 0, or None for a panel with no seat."""
+    return struct.pack("<IIB", boot_id & 0xFFFFFFFF, session & 0xFFFFFFFF, seat_to_wire(seat))
 
 
 def unpack_welcome(payload):
-    """-> (boot_id, session, seat)"""
-    return _exact("<IIB", payload)
+    """-> (boot_id, session, seat counted from 0 or None)"""
+    boot_id, session, byte = _exact("<IIB", payload)
+    return boot_id, session, seat_from_wire(byte)
 
 
 def pack_heartbeat(uptime_ms):
@@ -703,7 +730,7 @@ class Panel:
             if session != self.session:
                 self.session = session  # a new host session numbers its frames afresh
                 self.link.reset_rx()
-            self.seat = None if seat == NO_SEAT else seat
+            self.seat = seat
             if not self.welcomed:
                 self.welcomed = True
                 self.link.tx_enabled = True

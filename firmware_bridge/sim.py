@@ -25,7 +25,8 @@ from firmware_bridge import protocol as p
 
 log = logging.getLogger(__name__)
 
-# Seat panel layout: the buttons the games need and the LEDs the table shows.
+# Seat panel layout: the buttons the games need and the LEDs the table shows. The same as
+# firmware/board.py's and controller.buttons.PANEL's (tests/test_panel_buttons.py keeps them so).
 DEFAULT_BUTTONS: tuple[tuple[int, str], ...] = (
     (1, "pass"),  # «Пас»
     (2, "play"),  # «Играю»
@@ -219,7 +220,7 @@ class SimPanel:
 
     @property
     def seat(self) -> int | None:
-        """The seat the host assigned in its welcome."""
+        """The seat (from 0) the host assigned in its welcome."""
         return self.panel.seat
 
     @property
@@ -383,7 +384,10 @@ class SimPanel:
 
 class SimTable:
     """A simulated table: one SimPanel per panel id behind a private /dev/serial/by-id stand-in,
-    and (optionally) a PanelBridge that discovers them. Used by tests, the demo and the CLI."""
+    and (optionally) a PanelBridge that discovers them. Used by tests, the demo and the CLI.
+
+    ``panels`` is {panel id: seat from 0, or None for no seat}, or a list of ids seated 0, 1, ...
+    in order; ``table[n]`` is the n-th panel given."""
 
     def __init__(
         self,
@@ -406,7 +410,7 @@ class SimTable:
             seats = (
                 {pid: seat for pid, seat in panels.items() if seat is not None}
                 if isinstance(panels, dict)
-                else {pid: n + 1 for n, pid in enumerate(ids)}
+                else {pid: n for n, pid in enumerate(ids)}
             )
         self.config = PanelConfig.from_mapping(
             seats, by_id_dirs=[str(self.by_id)], port_globs=["*"], use_list_ports=False,

@@ -320,17 +320,18 @@ names = ["Анна", "Борис"]           # players' names, seat by seat (opt
 
 # Seat panels (USB serial). Each panel announces its id; this says where it sits.
 [panels]
+seats_from = 0                      # seats count from 0, as in the game log: seat 0 plays first
 scan_interval_s = 0.5
 # by_id_dirs = ["/dev/serial/by-id"]
 # port_globs = ["*MicroPython*", "*Pico*", "*cardtable*", "*panel*"]
 
 [[panels.seats]]
-seat = 1
+seat = 0
 panel_id = "panel-a"
 name = "Север"
 
 [[panels.seats]]
-seat = 2
+seat = 1
 panel_id = "panel-b"
 name = "Юг"
 

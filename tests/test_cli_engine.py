@@ -9,12 +9,9 @@ from pathlib import Path
 import pytest
 
 from cardtable.cli import main
-from engine import record, registry
+from engine import record
 
-
-@pytest.fixture(autouse=True)
-def toy_registered(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(registry.GAMES, "toy", "_toygame:Toy")
+pytestmark = pytest.mark.usefixtures("toy_game")  # tests/conftest.py
 
 
 def test_play_writes_a_record_that_score_reads_back(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -19,11 +20,15 @@ from controller.footage import _illegal_card
 from controller.inputs import Admin, Button, Placed, Removed, ShoeCard
 from controller.log import GameLog
 
+NewTable = Callable[..., Controller]
 
-def controller(tmp_path: Path, game: str = "belot2", **options: object) -> Controller:
-    c = Controller(GameLog(tmp_path / "table.sqlite"))
-    c.new_game(game, dict(options), ["Аня", "Борис", "Вера", "Глеб"])
-    return c
+
+@pytest.fixture
+def controller(make_controller: NewTable) -> NewTable:
+    """``controller(game, **options)``: a fresh game for four names on a log in tmp_path
+    (``make_controller`` of tests/conftest.py)."""
+    return lambda game="belot2", **options: make_controller(game, options,
+                                                            ["Аня", "Борис", "Вера", "Глеб"])
 
 
 def step(c: Controller, rng: random.Random) -> None:
@@ -68,8 +73,8 @@ def refused_cleanly(c: Controller, inp, rule: str) -> None:
 
 
 # ----------------------------------------------------------------------------- corrections
-def test_unsure_shoe_card_waits_for_confirmation_and_holds_later_cards(tmp_path: Path) -> None:
-    c = controller(tmp_path)
+def test_unsure_shoe_card_waits_for_confirmation_and_holds_later_cards(controller: NewTable) -> None:
+    c = controller()
     assert c.game.expects_shoe
     first, second = (c.game.legal_actions()[i].cards[0].code for i in (0, 1))
     reply = c.submit(ShoeCard(card="??", confidence=0.4, candidates=[first, second]))
@@ -87,8 +92,8 @@ def test_unsure_shoe_card_waits_for_confirmation_and_holds_later_cards(tmp_path:
     assert kinds.count("input") == 3 and kinds.count("event") == 2
 
 
-def test_seen_twice_asks_for_the_real_card(tmp_path: Path) -> None:
-    c = controller(tmp_path)
+def test_seen_twice_asks_for_the_real_card(controller: NewTable) -> None:
+    c = controller()
     code = c.game.legal_actions()[0].cards[0].code
     c.submit(ShoeCard(card=code))
     c.submit(ShoeCard(card=code, seen_twice=True))
@@ -102,8 +107,8 @@ def test_seen_twice_asks_for_the_real_card(tmp_path: Path) -> None:
     assert [str(e) for e in c.game.raw_log] == [f"shoe {code}", f"shoe {other}"]
 
 
-def test_a_dismissed_card_releases_the_held_ones(tmp_path: Path) -> None:
-    c = controller(tmp_path)
+def test_a_dismissed_card_releases_the_held_ones(controller: NewTable) -> None:
+    c = controller()
     code = c.game.legal_actions()[0].cards[0].code
     c.submit(ShoeCard(card="??", flag="not a known card face"))  # e.g. a card back seen twice
     c.submit(ShoeCard(card=code))
@@ -111,8 +116,8 @@ def test_a_dismissed_card_releases_the_held_ones(tmp_path: Path) -> None:
     assert [str(e) for e in c.game.raw_log] == [f"shoe {code}"]
 
 
-def test_table_card_the_shoe_did_not_deal_there(tmp_path: Path) -> None:
-    c = controller(tmp_path)
+def test_table_card_the_shoe_did_not_deal_there(controller: NewTable) -> None:
+    c = controller()
     rng = random.Random(4)
     until(c, rng, lambda c: not c.game.expects_shoe and any(
         a.kind == "play" for a in c.game.legal_actions()))
@@ -144,8 +149,8 @@ def _to_illegal_chance(c: Controller, rng: random.Random):
 
 
 @pytest.mark.parametrize("policy", ["penalize", "on_claim"])
-def test_illegal_play_is_kept_and_named(tmp_path: Path, policy: str) -> None:
-    c = controller(tmp_path, policy=policy)
+def test_illegal_play_is_kept_and_named(controller: NewTable, policy: str) -> None:
+    c = controller(policy=policy)
     rng = random.Random(7)
     seat, wrong = _to_illegal_chance(c, rng)
     reply = c.submit(Placed(seat=seat, card=wrong.cards[0].code))
@@ -158,8 +163,8 @@ def test_illegal_play_is_kept_and_named(tmp_path: Path, policy: str) -> None:
     step(c, rng)  # and the game goes on
 
 
-def test_retract_takes_the_card_back_before_anything_else(tmp_path: Path) -> None:
-    c = controller(tmp_path, policy="retract")
+def test_retract_takes_the_card_back_before_anything_else(controller: NewTable) -> None:
+    c = controller(policy="retract")
     rng = random.Random(7)
     seat, wrong = _to_illegal_chance(c, rng)
     before = c.game.snapshot()
@@ -173,15 +178,15 @@ def test_retract_takes_the_card_back_before_anything_else(tmp_path: Path) -> Non
 
 
 # ----------------------------------------------------------------------------- nonsense
-def test_shoe_card_when_the_deal_is_complete(tmp_path: Path) -> None:
-    c = controller(tmp_path)
+def test_shoe_card_when_the_deal_is_complete(controller: NewTable) -> None:
+    c = controller()
     rng = random.Random(1)
     until(c, rng, lambda c: not c.game.expects_shoe)
     refused_cleanly(c, ShoeCard(card=c.game.unseen_cards()[0].code), "shoe-not-expected")
 
 
-def test_button_from_a_seat_not_to_act(tmp_path: Path) -> None:
-    c = controller(tmp_path)
+def test_button_from_a_seat_not_to_act(controller: NewTable) -> None:
+    c = controller()
     rng = random.Random(1)
     until(c, rng, lambda c: c.game.to_act() is not None
           and vocabulary.button_action(c.game, c.game.to_act(), "pass") is not None)
@@ -190,8 +195,8 @@ def test_button_from_a_seat_not_to_act(tmp_path: Path) -> None:
     assert "turn" in c.public_state()["alerts"][-1]["message"]
 
 
-def test_card_placed_out_of_turn(tmp_path: Path) -> None:
-    c = controller(tmp_path)
+def test_card_placed_out_of_turn(controller: NewTable) -> None:
+    c = controller()
     rng = random.Random(2)
     until(c, rng, lambda c: not c.game.expects_shoe and any(
         a.kind == "play" for a in c.game.legal_actions()))
@@ -199,28 +204,28 @@ def test_card_placed_out_of_turn(tmp_path: Path) -> None:
     refused_cleanly(c, Placed(seat=other, card=c.hand(other)[0]), "out-of-turn")
 
 
-def test_cards_gathered_mid_trick(tmp_path: Path) -> None:
-    c = controller(tmp_path, "durak2")
+def test_cards_gathered_mid_trick(controller: NewTable) -> None:
+    c = controller("durak2")
     rng = random.Random(3)
     until(c, rng, lambda c: bool(c.view().trick))
     refused_cleanly(c, Removed(), "trick-not-complete")
 
 
-def test_a_bad_engine_event_from_the_admin(tmp_path: Path) -> None:
-    c = controller(tmp_path)
+def test_a_bad_engine_event_from_the_admin(controller: NewTable) -> None:
+    c = controller()
     refused_cleanly(c, Admin(action="event", event="0 frobnicate"), "bad-event")
     refused_cleanly(c, Admin(action="event", event="0 play ZZ"), "unknown-card")
 
 
-def test_undo_with_nothing_to_undo(tmp_path: Path) -> None:
-    c = controller(tmp_path)
+def test_undo_with_nothing_to_undo(controller: NewTable) -> None:
+    c = controller()
     refused_cleanly(c, Button(seat=0, button="undo"), "nothing-to-undo")
 
 
 # ----------------------------------------------------------------------------- panel flow
-def test_rich_bid_through_the_cursor(tmp_path: Path) -> None:
+def test_rich_bid_through_the_cursor(controller: NewTable) -> None:
     """Bazar-Belot's bids have no button of their own: ▲ walks the legal ones, confirm bids."""
-    c = controller(tmp_path, "bazar")
+    c = controller("bazar")
     rng = random.Random(5)
     until(c, rng, lambda c: c.game.to_act() is not None and len(
         vocabulary.panel_options(c.game, c.game.to_act())) > 2)
@@ -238,14 +243,14 @@ def test_rich_bid_through_the_cursor(tmp_path: Path) -> None:
     assert c.public_state()["cursor"] is None
 
 
-def test_misread_corrected_from_a_simulated_panel(tmp_path: Path) -> None:
+def test_misread_corrected_from_a_simulated_panel(controller: NewTable) -> None:
     """A `??` card confirmed from a seat panel on a real pty: ▲ ▲ picks the second candidate."""
     from controller.table import PanelLink
     from firmware_bridge.sim import SimTable
 
-    c = controller(tmp_path)
+    c = controller()
     first, second = (c.game.legal_actions()[i].cards[0].code for i in (0, 1))
-    with SimTable({"sim-seat-1": 1, "sim-seat-2": 2}) as panels:
+    with SimTable({"sim-seat-0": 0, "sim-seat-1": 1}) as panels:  # panels[n] sits at seat n
         assert panels.bridge.wait_connected(2, timeout=5)
         link = PanelLink(c, panels.bridge).start()
         try:
@@ -265,8 +270,8 @@ def test_misread_corrected_from_a_simulated_panel(tmp_path: Path) -> None:
             link.stop()
 
 
-def test_resume_restores_the_pending_card(tmp_path: Path) -> None:
-    c = controller(tmp_path)
+def test_resume_restores_the_pending_card(controller: NewTable, tmp_path: Path) -> None:
+    c = controller()
     rng = random.Random(9)
     for _ in range(5):
         step(c, rng)
@@ -277,13 +282,13 @@ def test_resume_restores_the_pending_card(tmp_path: Path) -> None:
     assert again.seq == c.seq
 
 
-def test_dealer_buttons_on_gpio(tmp_path: Path) -> None:
+def test_dealer_buttons_on_gpio(controller: NewTable) -> None:
     """«новая сдача» and «отмена» on gpiozero's mock pins; the attention LED follows the table."""
     from gpiozero.pins.mock import MockFactory
 
     from controller.table import DealerLink
 
-    c = controller(tmp_path)
+    c = controller()
     link = DealerLink(c, MockFactory())
     try:
         assert link.panel.leds["ready"].is_lit and not link.panel.leds["attention"].is_lit
@@ -302,12 +307,12 @@ def test_dealer_buttons_on_gpio(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("name", ["belot2", "durak2", "joker", "bazar", "terz"])
-def test_every_game_plays_to_the_end_through_the_devices(tmp_path: Path, name: str) -> None:
+def test_every_game_plays_to_the_end_through_the_devices(controller: NewTable, tmp_path: Path, name: str) -> None:
     """Shoe cards, table cards, panel buttons (direct or by the cursor) and nothing else: each
     game reaches its end, nothing is refused, and a fresh controller resumes the same state."""
     from controller.footage import _button_presses
 
-    c = controller(tmp_path, name)
+    c = controller(name)
     rng = random.Random(11)
     for _ in range(6000):
         g = c.game
@@ -343,8 +348,8 @@ def test_every_game_plays_to_the_end_through_the_devices(tmp_path: Path, name: s
     assert again.game.snapshot() == c.game.snapshot()
 
 
-def test_a_joker_waits_for_its_mode_before_the_next_card(tmp_path: Path) -> None:
-    c = controller(tmp_path, "joker")
+def test_a_joker_waits_for_its_mode_before_the_next_card(controller: NewTable) -> None:
+    c = controller("joker")
     rng = random.Random(2)
 
     def joker_to_play(c: Controller) -> bool:
@@ -373,8 +378,7 @@ def test_durak_illegal_throw_in_must_be_taken_back_under_penalize_by_rules_md_se
     says to take the card back, nothing else is accepted, and «Отмена» restores the table."""
     c = Controller(GameLog(tmp_path / "t.sqlite"))
     c.new_game("durak2", {"policy": "penalize"}, ["A", "B"])
-    deal = "6C 6D 6H 8C 8D 8H 6S 7C 7D 7S 9C 9D 8S"  # seat 0 attacks (lowest trump 6S)
-    for code in deal.split():
+    for code in ["6C", "6D", "6H", "8C", "8D", "8H", "6S", "7C", "7D", "7S", "9C", "9D", "8S"]:  # seat 0 attacks (lowest trump 6S)
         assert c.submit(ShoeCard(card=code)).accepted
     c.submit(Placed(seat=0, card="6C"))
     c.submit(Placed(seat=1, card="8C", covers="6C"))

@@ -5,7 +5,7 @@ is appended comes back, the schema is versioned and old files are upgraded with 
 that cannot be written makes the controller refuse the input and change nothing, and a fresh
 controller on the same file is the same table (the property test).
 
-Inputs come from ``random_input`` (tests/test_controller_crash.py, shared with the crash test's
+Inputs come from ``random_input`` (tests/_random_inputs.py, shared with the crash test's
 driver): the inputs that make sense now (shoe cards, plays, bids) plus some noise (unsure cards,
 undo, stray buttons).
 """
@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _random_inputs import Pick, random_input, sensible_inputs
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_controller_crash import Pick, random_input, sensible_inputs
 
 from controller.core import Controller
 from controller.inputs import ShoeCard

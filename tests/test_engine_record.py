@@ -6,13 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from engine import record, registry
+from engine import record
 from engine.errors import EngineError, RecordError
 
-
-@pytest.fixture(autouse=True)
-def toy_registered(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(registry.GAMES, "toy", "_toygame:Toy")
+pytestmark = pytest.mark.usefixtures("toy_game")  # tests/conftest.py
 
 
 GOOD = """cardtable-record 1

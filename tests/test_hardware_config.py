@@ -21,7 +21,7 @@ def test_example_parses_and_passes_check(tmp_path: Path, capsys) -> None:
     tomllib.loads(EXAMPLE)
     cfg = parse_config(EXAMPLE)
     assert cfg.cameras["shoe"].kind == "picamera2" and cfg.gpio.card_sensor == 25
-    assert [s.panel_id for s in cfg.panels.seats] == ["panel-a", "panel-b"]
+    assert [(s.panel_id, s.seat) for s in cfg.panels.seats] == [("panel-a", 0), ("panel-b", 1)]
     path = tmp_path / "table.toml"
     assert main(["config", "init", str(path)]) == 0
     assert path.read_text(encoding="utf-8") == EXAMPLE
@@ -62,8 +62,14 @@ def line_of_text(text: str, needle: str) -> int:
      "table.footage_budget_mb: Input should be greater than or equal to 0"),
     (("scan_interval_s = 0.5", "scan_interval_s = 0.5\nspeed = 3"), "speed = 3",
      "panels.speed: unknown key"),
-    (("seat = 2\n", "seat = 9\n"), "seat = 9", "panels.seats.1.seat: Input should be less"),
-    (("seat = 2\n", "seat = 1\n"), "[[panels.seats]]", "panels.seats: seat 1 is claimed by two"),
+    (("seat = 1\n", "seat = 9\n"), "seat = 9",
+     "panels.seats.1.seat: seat 9 is not 0 to 7 (seats count from 0)"),
+    (("seat = 1\n", "seat = 0\n"), "[[panels.seats]]", "panels.seats: seat 0 is claimed by two"),
+    # a file from when seats counted from 1 (no seats_from): refused, never shifted by one
+    (("seats_from = 0 ", "# seats_from = 0 "), "seat = 0",
+     "panels.seats.0.seat: seats now count from 0"),
+    (("seats_from = 0 ", "seats_from = 1 "), "seats_from = 1",
+     "panels.seats_from: must be 0, not 1"),
     (('panel_id = "panel-b"\n', ''), "[[panels.seats]]", "panels.seats.1.panel_id: required key"),
     (("[web]", "[webb]"), "[webb]", "webb: unknown key"),
 ])

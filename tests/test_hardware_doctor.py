@@ -34,6 +34,7 @@ data_dir = {toml_str(str(data_dir))}
 footage_budget_mb = 1
 
 [panels]
+seats_from = 0
 by_id_dirs = [{", ".join(toml_str(d) for d in panels.by_id_dirs)}]
 port_globs = ["*"]
 use_list_ports = false
@@ -61,7 +62,7 @@ def free_port() -> int:
 
 @pytest.fixture(scope="module")
 def sims():
-    with SimTable({"sim-seat-1": 1, "sim-seat-2": 2}, with_bridge=False) as table:
+    with SimTable({"sim-seat-0": 0, "sim-seat-1": 1}, with_bridge=False) as table:
         yield table
 
 
@@ -76,7 +77,7 @@ def test_all_devices_ok(tmp_path: Path, sims, capsys) -> None:
     by = {(c["kind"], c["name"]): c for c in out["checks"]}
     assert all(c["ok"] for c in out["checks"]) and out["ok"]
     assert "card sensor" in by[("gpio", "mock")]["detail"]
-    for seat in (1, 2):
+    for seat in (0, 1):
         assert f"firmware {SIM_FIRMWARE}" in by[("panel", f"seat {seat} (sim-seat-{seat})")][
             "detail"]
     assert "frames of 640x480" in by[("camera", "shoe (file)")]["detail"]
@@ -109,7 +110,7 @@ def test_one_broken_device_of_each_kind(tmp_path: Path, sims, capsys) -> None:
     assert "FAIL camera shoe (v4l2): /dev/video9 does not exist" in text
     assert "v4l2-ctl --list-devices" in text
     assert "FAIL panel seat 5 (panel-missing): panel 'panel-missing' did not answer" in text
-    assert "ok   panel seat 1 (sim-seat-1): firmware" in text
+    assert "ok   panel seat 0 (sim-seat-0): firmware" in text
     assert f"FAIL web 127.0.0.1:{port}: cannot listen" in text
     assert "FAIL data" in text and "sudo install -d" in text
     assert lines[-1] == "5 problem(s)"

@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_controller_crash import random_input
+from _random_inputs import random_input
 
 from controller.core import Controller
 from controller.log import SCHEMA_VERSION, GameLog

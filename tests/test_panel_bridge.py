@@ -46,9 +46,10 @@ def wait_until(predicate, timeout: float = WAIT) -> bool:
 
 
 def test_presses_and_long_press_arrive_with_seat_and_panel_time() -> None:
-    with SimTable({"pico-a": 3}) as table:
+    with SimTable({"pico-a": 0}) as table:  # seats count from 0: seat 0 is the first player's
         bridge, sim = table.bridge, table[0]
         assert bridge.wait_connected(1, WAIT)
+        assert wait_until(lambda: sim.seat == 0)  # the welcome's seat, back from the wire's 1
         sim.tap("pass")
         sim.long_press("bela", hold_ms=800)
         events = collect(bridge, lambda ev: len(buttons(ev)) >= 5, WAIT)
@@ -56,7 +57,7 @@ def test_presses_and_long_press_arrive_with_seat_and_panel_time() -> None:
     assert [(e.button, e.action) for e in got] == [
         ("pass", "press"), ("pass", "release"),
         ("bela", "press"), ("bela", "long_press"), ("bela", "release")]
-    assert {e.seat for e in got} == {3} and {e.panel_id for e in got} == {"pico-a"}
+    assert {e.seat for e in got} == {0} and {e.panel_id for e in got} == {"pico-a"}
     assert received(events) == sent_as_received(sim)
     # The panel's own clock: the long press is reported 700 ms after the press.
     assert got[3].panel_ms - got[2].panel_ms >= 700
@@ -133,7 +134,7 @@ def test_led_commands_apply_in_order_even_on_a_noisy_line() -> None:
 
 
 def test_four_panels_at_once() -> None:
-    ids = {f"pico-{n}": n + 1 for n in range(4)}
+    ids = {f"pico-{n}": n for n in range(4)}
     with SimTable(ids, seed=20) as table:
         bridge = table.bridge
         assert bridge.wait_connected(4, WAIT)
@@ -142,7 +143,7 @@ def test_four_panels_at_once() -> None:
         for round_ in range(3):
             for n, sim in enumerate(table.sims):
                 sim.tap(list(sim.buttons)[n + round_])
-        deliveries = [bridge.set_led(seat, "turn", "blink") for seat in range(1, 5)]
+        deliveries = [bridge.set_led(seat, "turn", "blink") for seat in range(4)]
         events = collect(bridge, lambda ev: len(buttons(ev)) >= 24, WAIT)
         assert all(d.wait(WAIT) for d in deliveries)
         assert wait_until(lambda: all("turn" in sim.leds for sim in table.sims))
@@ -151,7 +152,8 @@ def test_four_panels_at_once() -> None:
         assert {e.seat for e in buttons(events) if e.panel_id == sim.panel_id} == {
             ids[sim.panel_id]}
         assert sim.leds["turn"].mode == "blink"
-    assert sorted(p["seat"] for p in bridge.status()["panels"]) == [1, 2, 3, 4]
+    assert sorted(p["seat"] for p in bridge.status()["panels"]) == [0, 1, 2, 3]
+    assert [sim.seat for sim in table.sims] == [0, 1, 2, 3]  # what each panel was welcomed with
 
 
 def test_recovery_after_unplug_and_replug_within_one_second() -> None:

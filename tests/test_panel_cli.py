@@ -23,7 +23,8 @@ def test_panels_list_shows_panels_seats_and_firmware(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     config = tmp_path / "table.toml"
-    config.write_text('[[seats]]\nseat = 3\npanel_id = "pico-north"\n', encoding="utf-8")
+    config.write_text('seats_from = 0\n[[seats]]\nseat = 3\npanel_id = "pico-north"\n',
+                      encoding="utf-8")
     with SimTable(["pico-north", "pico-spare"], with_bridge=False) as table:
         code = main(["panels", "list", "--config", str(config), "--by-id-dir",
                      str(table.by_id), "--all-ports", "--no-list-ports", "--wait", str(WAIT)])
@@ -108,25 +109,32 @@ def _bad_args(tmp_path: Path) -> list[tuple[list[str], str]]:
     broken = tmp_path / "broken.toml"
     broken.write_text('[[seats]]\nseat = 1\npanel_id = "pico-a\n', encoding="utf-8")
     twice = tmp_path / "twice.toml"
-    twice.write_text('[[seats]]\nseat = 2\npanel_id = "a"\n[[seats]]\nseat = 2\npanel_id = "b"\n',
-                     encoding="utf-8")
+    twice.write_text('seats_from = 0\n[[seats]]\nseat = 2\npanel_id = "a"\n'
+                     '[[seats]]\nseat = 2\npanel_id = "b"\n', encoding="utf-8")
+    # written when seats counted from 1: refused, never read one seat off
+    old = tmp_path / "old.toml"
+    old.write_text('[[seats]]\nseat = 1\npanel_id = "a"\n[[seats]]\nseat = 2\npanel_id = "b"\n',
+                   encoding="utf-8")
     quick = ["--no-list-ports", "--by-id-dir", str(tmp_path), "--wait", "0.1"]
     return [
         (["panels", "sim", "--link", str(tmp_path / "nope" / "x"), "--duration", "0.1"],
          "does not exist"),
         (["panels", "sim", "--panel-id", "x" * 300, "--duration", "0.1"], "--panel-id"),
         (["panels", "sim", "--panel-id", "", "--duration", "0.1"], "--panel-id"),
-        (["panels", "sim", "--seat", "0", "--duration", "0.1"], "--seat"),
+        (["panels", "sim", "--seat", "8", "--duration", "0.1"], "seats count from 0"),
+        (["panels", "sim", "--seat", "-1", "--duration", "0.1"], "--seat"),
         (["panels", "sim", "--drop", "2", "--duration", "0.1"], "--drop"),
         (["panels", "list", "--config", str(broken), *quick], "line 3"),
         (["panels", "list", "--config", str(twice), *quick], "seat 2 is claimed by two panels"),
         (["panels", "test", "--config", str(twice), *quick], "seats"),
         (["panels", "list", "--config", str(tmp_path / "none.toml"), *quick], "none.toml"),
         (["panels", "list", "--wait", "-1", *quick[:3]], "--wait"),
+        (["panels", "list", "--config", str(old), *quick],
+         "line 2: seats[0].seat: seats now count from 0"),
     ]
 
 
-@pytest.mark.parametrize("case", range(10))
+@pytest.mark.parametrize("case", range(12))
 def test_bad_arguments_give_one_line_and_status_2(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], case: int
 ) -> None:

@@ -155,6 +155,23 @@ def test_small_payload_round_trips() -> None:
     assert p.unpack_ack(p.pack_ack(65535)) == 65535
 
 
+def test_welcome_seat_counts_from_0_and_the_wire_from_1() -> None:
+    # The wire format of version 1 (in flashed panels) numbers seats 1-8; everything above the
+    # codec counts from 0. The seat byte is the last byte of the payload.
+    assert [p.pack_welcome(7, 8, seat)[-1] for seat in range(8)] == list(range(1, 9))
+    assert p.pack_welcome(7, 8, None)[-1] == p.NO_SEAT == 0xFF
+    assert p.pack_welcome(7, 8, 0) == struct.pack("<IIB", 7, 8, 1)
+    assert [p.unpack_welcome(p.pack_welcome(7, 8, seat))[2] for seat in (*range(8), None)] == [
+        *range(8), None]
+    assert p.seat_from_wire(p.seat_to_wire(5)) == 5
+    for byte in (0, 9, 0xFE):  # no seat 0 on the wire, none past 8
+        with pytest.raises(p.ProtocolError, match=f"seat byte {byte} "):
+            p.unpack_welcome(struct.pack("<IIB", 7, 8, byte))
+    for seat in (-1, 8):
+        with pytest.raises(p.ProtocolError, match=f"seat {seat} is not 0 to 7"):
+            p.pack_welcome(7, 8, seat)
+
+
 @given(st.binary(max_size=64))
 def test_payload_decoders_only_raise_protocol_error(payload: bytes) -> None:
     for unpack in (p.unpack_hello, p.unpack_button, p.unpack_led, p.unpack_buzzer,

@@ -36,7 +36,7 @@ def test_run_with_a_config_uses_the_configured_devices(tmp_path: Path) -> None:
         del os.environ["CARDTABLE_DATA_DIR"]
     port = free_port()
     truth = json.loads((DURAK / "game.json").read_text(encoding="utf-8"))
-    with SimTable({"sim-seat-1": 1, "sim-seat-2": 2}, with_bridge=False) as panels:
+    with SimTable({"sim-seat-0": 0, "sim-seat-1": 1}, with_bridge=False) as panels:
         cfg = tmp_path / "table.toml"
         cfg.write_text(f"""
 [table]
@@ -50,16 +50,17 @@ default = "durak2"
 names = ["Аня", "Боря"]
 
 [panels]
+seats_from = 0
 by_id_dirs = [{q(str(panels.by_id))}]
 port_globs = ["*"]
 use_list_ports = false
 scan_interval_s = 0.1
 [[panels.seats]]
+seat = 0
+panel_id = "sim-seat-0"
+[[panels.seats]]
 seat = 1
 panel_id = "sim-seat-1"
-[[panels.seats]]
-seat = 2
-panel_id = "sim-seat-2"
 
 [gpio]
 factory = "mock"
@@ -123,5 +124,9 @@ port = {port}
 
     log = GameLog(tmp_path / "table" / "table.sqlite", readonly=True)
     events = log.event_texts(logged["game_id"])
+    pressed = [e.body for e in log.entries(logged["game_id"], kinds=("input",))
+               if e.body.get("kind") == "button" and e.body.get("source") == "panel"]
     log.close()
     assert events[:12] == truth["events"][:12]  # the recorded session's first deal
+    # the panel at config seat N is engine seat N: no offset between the config and the log
+    assert [(b["seat"], b["button"]) for b in pressed] == [(to_act, "take")]

@@ -24,13 +24,6 @@ PIN_HASH = hash_pin(PIN)
 
 
 @pytest.fixture
-def ctl(tmp_path):
-    c = Controller(GameLog(tmp_path / "table.sqlite"))
-    c.new_game("durak2", {}, ["Аня", "Боря"])
-    return c
-
-
-@pytest.fixture
 def client(ctl):
     with TestClient(create_app(ctl, admin_pin_hash=PIN_HASH)) as tc:
         yield tc

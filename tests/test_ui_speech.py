@@ -12,7 +12,6 @@ from fastapi.testclient import TestClient
 
 from controller.core import Controller
 from controller.inputs import Admin
-from controller.log import GameLog
 from engine.view import table_view
 from table_ui import i18n
 from table_ui.app import create_app
@@ -40,13 +39,6 @@ def drive(ctl: Controller) -> dict[str, object]:
     assert play_until(ctl, rng, lambda c: bool(c.public_state()["view"]["deals"]))
     return {"trump": trump, "illegal_seat": next(a.seat for a in reply.alerts
                                                  if a.level == "illegal")}
-
-
-@pytest.fixture
-def ctl(tmp_path):
-    c = Controller(GameLog(tmp_path / "table.sqlite"))
-    c.new_game("durak2", {}, ["Аня", "Боря"])
-    return c
 
 
 def test_decides_trump_illegal_play_and_deal_score_in_russian(ctl):
