@@ -119,11 +119,15 @@ def score(events: list[CardEvent], truth: Truth, taught: set[str] | None = None)
 
 def accuracy_run(deck: str, comp: str, deals: int, folder, seed: int = 0,
                  difficulty: str = "hard", teach_comp: str | None = None,
-                 teach_deck: str | None = None) -> Score:
+                 teach_deck: str | None = None, shoe: str | None = None,
+                 rotated: float = 0.0) -> Score:
     """Teach ``deck`` from one slow pass, then read ``deals`` shuffled hard deals of it.
 
     Open set: ``teach_comp`` teaches another composition (32 cards, then deal 36: the sixes were
-    never taught) and ``teach_deck`` another design; untaught cards are scored as ``foreign``."""
+    never taught) and ``teach_deck`` another design; untaught cards are scored as ``foreign``.
+    With ``shoe`` the pass and the deals go through that shoe geometry: teaching on its session
+    1, each deal on a session of its own (the shoe set up again), ``rotated`` of the cards
+    turned 180 degrees."""
     import random
     from pathlib import Path
 
@@ -138,7 +142,8 @@ def accuracy_run(deck: str, comp: str, deals: int, folder, seed: int = 0,
     taught = composition(teach_comp or comp)
     design = teach_deck or deck
     teach = folder / f"{design}-pass.mp4"
-    make_clip(teach, design, taught, "easy", seed=seed)
+    extra = {} if shoe is None else {"shoe": shoe, "session": 1}
+    make_clip(teach, design, taught, "easy", seed=seed, **extra)
     profile = teach_from_video(design, teach, taught)
     known = set(taught) if design == deck else set()
     total = Score()
@@ -146,7 +151,10 @@ def accuracy_run(deck: str, comp: str, deals: int, folder, seed: int = 0,
         deal = cards[:]
         random.Random(seed * 1000 + k).shuffle(deal)
         clip = folder / f"{deck}-deal{k}.mp4"
-        truth = make_clip(clip, deck, deal, difficulty, seed=seed * 1000 + k)
+        more = {} if shoe is None else {"shoe": shoe, "session": 2 + k}
+        if rotated:
+            more["rotated"] = rotated
+        truth = make_clip(clip, deck, deal, difficulty, seed=seed * 1000 + k, **more)
         total.add(score(list(read_video(clip, profile)), truth, known))
         clip.unlink()
     return total

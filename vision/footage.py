@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 
 from vision.artwork import BACK, card_images
+from vision.geometry import CANON_SIDE, CENTRE, DEFAULT_GEOMETRY, Normaliser, ShoeGeometry
 
 FRAME_W, FRAME_H = 640, 480
 CARD_W = 400
@@ -67,6 +68,9 @@ class Truth:
     frames: int
     fps: float
     items: list[TruthItem] = field(default_factory=list)
+    shoe: str = "classic"
+    session: int = 0
+    geometry: dict | None = None  # the exact ShoeGeometry of this session
 
     def save(self, path: Path) -> None:
         path.write_text(json.dumps(asdict(self), indent=1, ensure_ascii=False))
@@ -141,13 +145,24 @@ def make_clip(
     face_down: int = 0,
     objects: int = 0,
     lead_in: int = 3,
+    shoe: str | Shoe | None = None,
+    session: int = 0,
+    rotated: float = 0.0,
 ) -> Truth:
     """Write a clip of ``cards`` (in that order) leaving the shoe, plus ``<out>.truth.json``.
 
-    ``face_down`` backs and ``objects`` foreign blobs are slipped in at random places.
+    ``face_down`` backs and ``objects`` foreign blobs are slipped in at random places. ``shoe``
+    (a name from ``SHOES`` or a ``Shoe``) sets the camera geometry, ``session`` the small
+    mounting differences of one session of that shoe, ``rotated`` the share of cards turned 180
+    degrees. Without them the clip is the classic shoe, frame for frame as it always was.
     """
     if difficulty not in DIFFICULTIES:
         raise ValueError(f"unknown difficulty {difficulty!r}; choose {', '.join(DIFFICULTIES)}")
+    if not 0.0 <= rotated <= 1.0:
+        raise ValueError(f"rotated share {rotated} must be between 0 and 1")
+    if shoe is not None or session or rotated:
+        return _make_shoe_clip(out, deck, cards, difficulty, seed, face_down, objects, lead_in,
+                               get_shoe(shoe or "classic"), session, rotated)
     d = DIFFICULTIES[difficulty]
     rnd = random.Random(seed)
     nrng = np.random.default_rng(seed)
@@ -264,3 +279,225 @@ def write_stills(folder: Path, deck: str, cards: list[str]) -> list[Path]:
         cv2.imwrite(str(path), (img[:, :, :3] * a + white * (1 - a)).astype(np.uint8))
         paths.append(path)
     return paths
+
+
+# -- shoes of any geometry -------------------------------------------------------------------
+@dataclass(frozen=True)
+class Shoe:
+    """A shoe as built: its camera geometry, and how fast cards cross its window.
+
+    ``speed`` scales the difficulty's speeds: a camera close to the cards sees less of their
+    travel, so the same hand speed leaves the index in view for fewer frames; the named shoes
+    are set so the index stays in view about as long as in the classic shoe."""
+
+    name: str
+    geometry: ShoeGeometry
+    speed: float = 1.0
+
+
+def place(direction: str, scale: float, tilt: float = 0.0, across: float = 0.8,
+          mirror: bool = False) -> ShoeGeometry:
+    """A geometry with the card's index side at ``across`` (0..1) of the frame across the travel,
+    the window centred along it."""
+    g = ShoeGeometry(direction=direction, mirror=mirror, scale=scale, tilt=tilt)
+    lin = g.linear()
+    n = lin @ np.array([1.0, 0.0])
+    n /= np.linalg.norm(n)
+    extent = FRAME_W if abs(n[0]) > abs(n[1]) else FRAME_H
+    target = np.array([FRAME_W, FRAME_H]) / 2 + n * (across - 0.5) * extent
+    off = target - np.array([FRAME_W, FRAME_H]) / 2 - lin @ np.array([CANON_SIDE - CENTRE[0], 0])
+    return g.model_copy(update={"offset": (round(float(off[0]), 1), round(float(off[1]), 1))})
+
+
+def _shoe(name: str, geometry: ShoeGeometry) -> Shoe:
+    room = Normaliser(geometry).height
+    return Shoe(name, geometry, round(min(1.0, max(0.2, (room - 160) / 320)), 3))
+
+
+SHOES: dict[str, Shoe] = {s.name: s for s in (
+    Shoe("classic", DEFAULT_GEOMETRY),
+    _shoe("narrow-down", place("down", 0.65, 2.0, 0.72)),
+    _shoe("up-wide", place("up", 1.25, -1.5, 0.82)),
+    _shoe("left-big", place("left", 2.2, 1.0, 0.88)),
+    _shoe("right-mirror", place("right", 0.9, -2.5, 0.8, mirror=True)),
+    _shoe("up-mirror-small", place("up", 0.7, 3.0, 0.7, mirror=True)),
+    _shoe("down-big", place("down", 1.8, -2.0, 0.9)),
+)}
+
+
+def get_shoe(shoe: str | Shoe) -> Shoe:
+    if isinstance(shoe, Shoe):
+        return shoe
+    if shoe not in SHOES:
+        raise ValueError(f"unknown shoe {shoe!r}; choose {', '.join(SHOES)}")
+    return SHOES[shoe]
+
+
+def session_geometry(shoe: Shoe, session: int) -> ShoeGeometry:
+    """The shoe as mounted for one session: session 0 is exact, others differ by a couple of
+    percent of scale, a few pixels of offset and under a degree of tilt."""
+    g = shoe.geometry
+    if session == 0:
+        return g
+    r = random.Random(f"{shoe.name}-session-{session}")
+    return g.model_copy(update={
+        "scale": g.scale * (1 + r.uniform(-0.025, 0.025)),
+        "tilt": g.tilt + r.uniform(-0.7, 0.7),
+        "offset": (g.offset[0] + r.uniform(-4, 4), g.offset[1] + r.uniform(-4, 4)),
+    })
+
+
+def _make_shoe_clip(out: Path, deck: str, cards: list[str], difficulty: str, seed: int,
+                    face_down: int, objects: int, lead_in: int, shoe: Shoe, session: int,
+                    rotated: float) -> Truth:
+    """``make_clip`` through any shoe geometry: the belt is drawn in card pixels (canonical
+    layout times the scale, so the artwork is rendered at the size the camera sees it), then
+    turned, mirrored and moved onto the camera frame; lighting, glare, noise and compression
+    happen in the camera frame."""
+    d = DIFFICULTIES[difficulty]
+    geo = session_geometry(shoe, session)
+    s = geo.scale
+    rnd = random.Random(seed)
+    nrng = np.random.default_rng(seed)
+    cw = round(CARD_W * s)
+    art = card_images(deck, cw)
+    faces = [v for k, v in art.items() if k != BACK]
+    turned = {k: cv2.rotate(v, cv2.ROTATE_180) for k, v in art.items()}
+    boxes = {False: _index_box(faces), True: _index_box([turned[k] for k in art if k != BACK])}
+
+    sequence: list[str] = list(cards)
+    for kind, count in ((FACE_DOWN, face_down), (OBJECT, objects)):
+        for _ in range(count):
+            sequence.insert(rnd.randint(0, len(sequence)), kind)
+
+    lin = geo.linear()
+    centre = np.array([FRAME_W, FRAME_H]) / 2 + np.array(geo.offset)
+    to_cam = np.hstack([lin / s, (centre - lin @ CENTRE)[:, None]])  # card px -> camera
+    inv = cv2.invertAffineTransform(to_cam)
+    corners = np.array([[0, 0], [FRAME_W, 0], [FRAME_W, FRAME_H], [0, FRAME_H]], float)
+    pre = corners @ inv[:, :2].T + inv[:, 2]
+    cx0, cx1 = max(pre[:, 0].min(), 60 * s), min(pre[:, 0].max(), 580 * s)
+    cy0, cy1 = pre[:, 1].min(), pre[:, 1].max()
+    cx0, cy0 = int(np.floor(cx0)) - 2, int(np.floor(cy0)) - 2
+    cw_canvas, ch_canvas = int(np.ceil(cx1)) - cx0 + 2, int(np.ceil(cy1)) - cy0 + 2
+    canvas_to_cam = to_cam.copy()
+    canvas_to_cam[:, 2] += to_cam[:, :2] @ np.array([cx0, cy0], float)
+    # Along the lane's centre line: where the window starts and ends (for backs and objects).
+    lane = np.array([[CENTRE[0] * s, y] for y in np.arange(cy0, cy0 + ch_canvas, 2.0)])
+    cam = lane @ to_cam[:, :2].T + to_cam[:, 2]
+    seen = np.flatnonzero((cam[:, 0] >= 0) & (cam[:, 0] < FRAME_W) & (cam[:, 1] >= 0)
+                          & (cam[:, 1] < FRAME_H))
+    third = lane[seen[0], 1] + (lane[seen[-1], 1] - lane[seen[0], 1]) / 3 if seen.size else cy0
+
+    items: list[dict] = []
+    bottom = cy0 - 2.0
+    for kind in sequence:
+        turn = False
+        if kind == OBJECT:
+            img = _object_image(rnd)
+            img = cv2.resize(img, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+            x = rnd.randint(round(80 * s), round((FRAME_W - 80) * s) - img.shape[1])
+        else:
+            turn = kind != FACE_DOWN and rotated > 0 and rnd.random() < rotated
+            src = turned if turn else art
+            img = src[BACK] if kind == FACE_DOWN else src[kind]
+            jit = round(d.jitter_x * s)
+            x = round((FRAME_W - CARD_W) / 2 * s) + rnd.randint(-jit, jit)
+        items.append({"kind": kind, "img": img, "x": x, "bottom": bottom, "turn": turn,
+                      "speed": rnd.uniform(*d.speed) * shoe.speed * s})
+        gap = 0.0 if rnd.random() < d.back_to_back else rnd.uniform(20, 260) * s
+        bottom -= img.shape[0] + gap
+
+    background = _background(nrng)
+    light = _lighting(nrng, d)
+    glare = _glare(nrng, d)
+    cv2.setRNGSeed(seed)
+    noise = np.empty((FRAME_H, FRAME_W, 3), np.float32)
+    writer = cv2.VideoWriter(str(out), cv2.VideoWriter_fourcc(*"mp4v"), FPS, (FRAME_W, FRAME_H))
+    if not writer.isOpened():
+        raise RuntimeError(f"cannot write video {out}")
+    truth = Truth(deck=deck, difficulty=difficulty, seed=seed, frames=0, fps=FPS,
+                  shoe=shoe.name, session=session, geometry=geo.model_dump(exclude={"preview"}))
+    visible = [-1] * len(items)
+    exits = [-1] * len(items)
+    offset = 0.0
+    frame_no = 0
+    last_top = items[-1]["bottom"] - items[-1]["img"].shape[0] if items else 0.0
+    idle = lead_in
+    bottom_edge = cy0 + ch_canvas
+
+    def in_frame(pts: np.ndarray) -> bool:
+        c = pts @ to_cam[:, :2].T + to_cam[:, 2]
+        return bool(((c[:, 0] >= 0) & (c[:, 0] <= FRAME_W - 1) & (c[:, 1] >= 0)
+                     & (c[:, 1] <= FRAME_H - 1)).all())
+
+    try:
+        while True:
+            speed = 0.0 if idle > 0 else d.speed[0] * shoe.speed * s
+            for it in items:
+                y = it["bottom"] + offset
+                if cy0 <= y < bottom_edge + it["img"].shape[0]:
+                    speed = it["speed"] if idle <= 0 else 0.0
+                    break
+            layer = np.zeros((ch_canvas, cw_canvas, 3), np.float32)
+            alpha = np.zeros((ch_canvas, cw_canvas), np.float32)
+            for i, it in enumerate(items):
+                img = it["img"]
+                h, w = img.shape[:2]
+                top = round(it["bottom"] + offset) - h
+                x = it["x"]
+                if it["kind"] not in (FACE_DOWN, OBJECT):
+                    bx0, by0, bx1, by1 = boxes[it["turn"]]
+                    box = np.array([[x + bx0, top + by0], [x + bx1, top + by0],
+                                    [x + bx1, top + by1], [x + bx0, top + by1]], float)
+                    inside = in_frame(box)
+                    if visible[i] < 0 and inside:
+                        visible[i] = frame_no
+                    if visible[i] >= 0 and exits[i] < 0 and not inside:
+                        exits[i] = frame_no
+                elif visible[i] < 0 and top + h >= third:
+                    visible[i] = frame_no
+                    exits[i] = frame_no
+                ty = top - cy0
+                if ty >= ch_canvas or ty + h <= 0:
+                    continue
+                tx = x - cx0
+                s0, s1 = max(0, -ty), min(h, ch_canvas - ty)
+                c0, c1 = max(0, -tx), min(w, cw_canvas - tx)
+                if c1 <= c0:
+                    continue
+                a = img[s0:s1, c0:c1, 3].astype(np.float32) / 255.0
+                layer[ty + s0: ty + s1, tx + c0: tx + c1] = img[s0:s1, c0:c1, :3] * a[:, :, None]
+                alpha[ty + s0: ty + s1, tx + c0: tx + c1] = a
+            blur = max(1, round(speed * d.exposure))
+            if blur > 1:
+                layer = cv2.blur(layer, (1, blur))
+                alpha = cv2.blur(alpha, (1, blur))
+            layer = cv2.warpAffine(layer, canvas_to_cam, (FRAME_W, FRAME_H),
+                                   flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+            alpha = cv2.warpAffine(alpha, canvas_to_cam, (FRAME_W, FRAME_H),
+                                   flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+            frame = layer + glare * alpha[:, :, None] + background * (1.0 - alpha[:, :, None])
+            frame *= light
+            cv2.randn(noise, 0.0, d.noise)
+            frame += noise
+            frame8 = np.clip(frame, 0, 255).astype(np.uint8)
+            ok, buf = cv2.imencode(".jpg", frame8, [cv2.IMWRITE_JPEG_QUALITY, d.jpeg])
+            writer.write(cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else frame8)
+            frame_no += 1
+            if idle > 0:
+                idle -= 1
+            else:
+                offset += speed
+            if last_top + offset > bottom_edge + 2:
+                for _ in range(lead_in):
+                    blank = np.clip(background * light, 0, 255).astype(np.uint8)
+                    writer.write(blank)
+                    frame_no += 1
+                break
+    finally:
+        writer.release()
+    truth.frames = frame_no
+    truth.items = [TruthItem(it["kind"], visible[i], exits[i]) for i, it in enumerate(items)]
+    truth.save(truth_path(out))
+    return truth

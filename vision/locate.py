@@ -52,11 +52,14 @@ def _local_max(values: np.ndarray) -> np.ndarray:
     return np.repeat(spread, WHITE_BLOCK)[:n]
 
 
-def locate(gray: np.ndarray, card_width: float | None = None) -> Geometry | None:
+def locate(gray: np.ndarray, card_width: float | None = None, one_side: bool = False
+           ) -> Geometry | None:
     """Card extent and leading edges in a one-channel frame, or None when no card is in view.
 
     With ``card_width`` known, a lit span wider than a card (a finger beside it) is narrowed to
-    the card-wide stretch that is lit the most.
+    the card-wide stretch that is lit the most. With ``one_side`` the frame is a strip cut
+    through the card (the canonical strip at the index side): its left border is not the card's
+    side, so only the right side is looked at.
     """
     h, w = gray.shape
     cols = cv2.reduce(np.ascontiguousarray(gray[::8]), 0, cv2.REDUCE_AVG, dtype=cv2.CV_32F)[0]
@@ -86,9 +89,14 @@ def locate(gray: np.ndarray, card_width: float | None = None) -> Geometry | None
     h = band_l.shape[0]
     # Judge each row against the card's white nearby, so dim corners of an unevenly lit window
     # do not look like gaps between cards.
-    white = _local_max(np.minimum(band_l.max(axis=1), band_r.max(axis=1)))
+    if one_side:
+        white = _local_max(band_r.max(axis=1))
+    else:
+        white = _local_max(np.minimum(band_l.max(axis=1), band_r.max(axis=1)))
     thr_rows = (dark + 0.45 * (white - dark)).astype(np.float32)[:, None]
     lit_l, lit_r = band_l > thr_rows, band_r > thr_rows
+    if one_side:
+        lit_l = np.ones_like(lit_l)
     first_l, first_r = lit_l.argmax(axis=1), lit_r.argmax(axis=1)
     has = lit_l[np.arange(h), first_l] & lit_r[np.arange(h), first_r]
     widths = (hi_r - 1 - first_r) - (lo_l + first_l)

@@ -3,6 +3,8 @@
 A profile holds, for every card, the leading index corner as the shoe camera saw it (a small PNG,
 base64) plus where that corner sits relative to the card's leading edge. Everything is measured in
 pixels at ``card_width``; the reader rescales when the camera sees cards at another size.
+Since version 2 a profile also holds the shoe geometry it was taught in (``vision.geometry``);
+a version-1 profile is migrated on load to the classic shoe's geometry, which it was taught in.
 """
 
 from __future__ import annotations
@@ -21,8 +23,9 @@ import platformdirs
 from pydantic import BaseModel, Field, ValidationError, field_validator, model_validator
 
 from vision.cards import all_codes
+from vision.geometry import DEFAULT_GEOMETRY, ShoeGeometry
 
-PROFILE_VERSION = 1
+PROFILE_VERSION = 2
 MAX_SEARCH = 200  # px at card_width: more than half a card would search beyond the card
 _NAME_RE = re.compile(r"[\w.\-]{1,64}", re.UNICODE)  # fullmatch: no newline sneaks in
 
@@ -71,6 +74,15 @@ class DeckProfile(BaseModel):
     roi: tuple[int, int, int, int]
     search: tuple[int, int] = Field(description="extra search margin (x, y) in pixels")
     cards: list[CardTemplate]
+    geometry: ShoeGeometry = Field(default_factory=lambda: DEFAULT_GEOMETRY.model_copy())
+
+    @model_validator(mode="before")
+    @classmethod
+    def _migrate(cls, data: object) -> object:
+        # Version 1 knew one shoe, the classic one: give such profiles its geometry.
+        if isinstance(data, dict) and data.get("version") == 1:
+            data = {**data, "version": 2, "geometry": DEFAULT_GEOMETRY.model_dump()}
+        return data
 
     @field_validator("version")
     @classmethod
@@ -115,11 +127,13 @@ class DeckProfile(BaseModel):
 
     @classmethod
     def build(cls, name: str, source: str, card_width: float, roi: tuple[int, int, int, int],
-              search: tuple[int, int], templates: dict[str, np.ndarray]) -> DeckProfile:
+              search: tuple[int, int], templates: dict[str, np.ndarray],
+              geometry: ShoeGeometry | None = None) -> DeckProfile:
         return cls(version=PROFILE_VERSION, name=name,
                    created=datetime.now(UTC).isoformat(timespec="seconds"), source=source,
                    card_width=card_width, roi=roi, search=search,
-                   cards=[CardTemplate.from_image(k, v) for k, v in templates.items()])
+                   cards=[CardTemplate.from_image(k, v) for k, v in templates.items()],
+                   geometry=geometry or DEFAULT_GEOMETRY.model_copy())
 
 
 def data_dir() -> Path:

@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 
 from vision.cards import UNKNOWN
+from vision.geometry import STRIP_IN, Normaliser
 from vision.locate import Geometry, locate
 from vision.profile import DeckProfile
 from vision.track import EdgeTracker, Track
@@ -38,6 +39,9 @@ QUICK_LEAD = 0.5  # ... from one look while more may come
 LAST_LEAD = 0.35  # ... from the only look a card gave before it left
 UNSURE_CAP = 0.89  # highest confidence reported with a "??"
 MAX_LOOKS = 3  # frames of index evidence before the reader must answer
+# In a learned geometry's strip the index can be in view one frame longer and still be answered
+# within 100 ms of showing (the strip is cut to the window's entry side).
+STRIP_LOOKS = 3
 WIDTH_SAMPLES = 5  # card edges seen before a stills-taught profile fixes the card size
 WIDTH_TOLERANCE = 0.12  # lit object this much narrower/wider than a card is not a card
 # A view must also match its best card everywhere, not just overall: the largest local residual
@@ -46,6 +50,18 @@ WIDTH_TOLERANCE = 0.12  # lit object this much narrower/wider than a card is not
 MAX_RESIDUAL = 4.6
 RESIDUAL_BLUR = 3  # px (at FINE) the residual is smoothed over
 RESIDUAL_BORDER = 2  # px at the window's rim left out (the leading edge blurs into it)
+# Shoe geometry check (profiles taught in a shoe other than the classic one): the card's index
+# side must be where teaching found it, within mounting tolerance.
+SIDE_TOLERANCE = 14  # canonical px
+BAD_CARDS = 3  # cards in a row that did not fit the geometry before the reader says so
+MISFIT_FRAMES = 12  # frames showing something bright that is not a card where one should be
+GEOMETRY_CHANGED = "shoe geometry changed, teach again or recalibrate"
+# The same shoe set up again sits a little differently: the reader tries the templates at these
+# scales and turns over its first looks and keeps the one that fits best.
+POSES = [(k, d) for k in (0.94, 0.97, 1.0, 1.03, 1.06) for d in (-1.0, 0.0, 1.0)]
+CALIBRATE_LOOKS = 8
+POSE_MARGIN = (6, 12)  # canonical px added to the search margin in a learned geometry
+CALIBRATE_REACH = 3  # px (at FINE) searched around the coarse find while calibrating
 
 
 class VideoError(RuntimeError):
@@ -82,6 +98,17 @@ class ShoeReader:
 
     def __init__(self, profile: DeckProfile, frame_size: tuple[int, int] | None = None) -> None:
         self.profile = profile
+        geometry = profile.geometry
+        # The classic shoe reads whole frames, as before geometry was learned; any other shoe
+        # reads the canonical strip at the index side (constant cost, whatever the card size).
+        self._norm = None if geometry.is_default() else Normaliser(geometry)
+        self._bad_cards = 0
+        self._misfits = 0
+        self._pose: tuple[float, float] | None = None
+        self._pose_banks: dict[tuple[float, float], _Bank] = {}
+        self._pose_sums: dict[tuple[float, float], float] = {}
+        self._look_scores: dict[tuple[float, float], float] = {}
+        self._pose_looks = 0
         self.codes = [c.code for c in profile.cards]
         self._raw = profile.templates()
         self._scale = 0.0
@@ -94,6 +121,8 @@ class ShoeReader:
         # A profile taught from this shoe's video knows the card size; one from stills does not.
         self._fixed_width: float | None = (
             profile.card_width if profile.source.startswith("video") else None)
+        if self._norm is not None:
+            self._fixed_width = float(STRIP_IN)  # the part of the card the strip holds
         self._widths: list[int] = []
 
     # -- public -------------------------------------------------------------------------------
@@ -105,11 +134,20 @@ class ShoeReader:
         self.frame_no += 1
         if frame is None or frame.ndim != 3 or frame.shape[2] != 3:
             raise ValueError("frames must be BGR images")
+        if self._norm is not None:
+            frame = self._norm(frame)
         if self._tracker is None:
             self._tracker = EdgeTracker(frame.shape[0])
+            if self._norm is not None:  # build every pose's templates now, not at a card
+                self._prepare(round(self.profile.card_width))
+                for pose in POSES:
+                    self._pose_bank(pose)
         # The green channel is brightness enough to find cards, and costs no conversion.
-        geo = locate(frame[:, :, 1], self._expected_width())
+        geo = locate(frame[:, :, 1], self._expected_width(), one_side=self._norm is not None)
         events: list[CardEvent] = []
+        if self._norm is not None:
+            geo, changed = self._fits(frame, geo)
+            events += changed
         if geo is not None and not self._card_sized(geo):
             events += self._obstruction(geo)
             geo = None
@@ -120,13 +158,14 @@ class ShoeReader:
                 self._learn_width(geo)
         ended, track = self._tracker.update(self.frame_no, geo.edges if geo else ())
         if ended is not None and not ended.done:
-            events.append(self._decide(ended, final=True))
+            events.append(self._answer(ended, final=True))
         if track is not None and geo is not None and not track.done:
             scores = self._look(frame, geo, track.edge)
             if scores is not None:
                 track.observations.append(scores)
                 track.residuals.append(self._residuals)
-                event = self._decide(track, final=len(track.observations) >= MAX_LOOKS)
+                most = MAX_LOOKS if self._norm is None else STRIP_LOOKS
+                event = self._answer(track, final=len(track.observations) >= most)
                 if event is not None:
                     events.append(event)
         return [e for e in events if e is not None]
@@ -137,11 +176,44 @@ class ShoeReader:
             return []
         ended = self._tracker.close()
         if ended is not None and not ended.done:
-            return [self._decide(ended, final=True)]
+            return [self._answer(ended, final=True)]
         return []
 
     # -- internals ----------------------------------------------------------------------------
+    def _answer(self, track: Track, final: bool) -> CardEvent | None:
+        event = self._decide(track, final)
+        if event is None or self._norm is None:
+            return event
+        # Cards that fit no taught face one after another, in a shoe whose geometry was learned:
+        # the camera has most likely moved. Say so rather than guess.
+        if event.card == UNKNOWN:
+            self._bad_cards += 1
+            if self._bad_cards >= BAD_CARDS:
+                event.flag = GEOMETRY_CHANGED
+        else:
+            self._bad_cards = 0
+            self._misfits = 0
+        return event
+
+    def _fits(self, view: np.ndarray, geo: Geometry | None
+              ) -> tuple[Geometry | None, list[CardEvent]]:
+        """In the canonical strip the card's index side sits at STRIP_IN; a card elsewhere (or a
+        bright strip with no card in it) means the shoe no longer has the taught geometry."""
+        misfit = False
+        if geo is not None and abs(geo.right - STRIP_IN) > SIDE_TOLERANCE:
+            misfit, geo = True, None
+        elif geo is None and float((view[::8, ::8, 1] > 120).mean()) > 0.3:
+            misfit = True
+        if not misfit:
+            return geo, []
+        self._misfits += 1
+        if self._misfits == MISFIT_FRAMES:
+            return geo, [CardEvent(self.frame_no, UNKNOWN, 0.0, [], flag=GEOMETRY_CHANGED)]
+        return geo, []
+
     def _card_sized(self, geo: Geometry) -> bool:
+        if self._norm is not None:
+            return True  # the strip cuts through the card; _fits checks where its side is
         expected = self._expected_width()
         return expected is None or abs(geo.width - expected) <= WIDTH_TOLERANCE * expected
 
@@ -183,7 +255,8 @@ class ShoeReader:
         Coarse to fine: at half resolution every card is tried over the whole search area to
         find where the index is; at full resolution every card is scored right around there.
         """
-        self._prepare(round(self._expected_width() or geo.width))
+        self._prepare(round(self.profile.card_width) if self._norm is not None
+                      else round(self._expected_width() or geo.width))
         s = self._scale
         x0, y0, x1, y1 = (round(v * s) for v in self.profile.roi)
         mx, my = (round(v * s) for v in self.profile.search)
@@ -193,28 +266,100 @@ class ShoeReader:
         if top < 0 or bottom > h or left < 0 or right > w:
             return None
         region = frame[max(0, top - my): min(h, bottom + my), max(0, left - mx): min(w, right + mx)]
+        # The fine pass may try templates at another pose (a little larger, starting further
+        # from the corner), so it gets a wider cut; the coarse search stays as narrow as ever.
+        px, py = POSE_MARGIN if self._norm is not None else (0, 0)
+        fy0, fx0 = max(0, top - my - py), max(0, left - mx - px)
+        wide = frame[fy0: min(h, bottom + my + py), fx0: min(w, right + mx + px)]
+        dy, dx = max(0, top - my) - fy0, max(0, left - mx) - fx0
         small = self._coarse.prepare(
             cv2.resize(region, None, fx=COARSE, fy=COARSE, interpolation=cv2.INTER_AREA))
         if small.shape[0] < self._coarse.th or small.shape[1] < self._coarse.tw:
             return None
         coarse = self._coarse.correlate(small)
         oy, ox = divmod(int(np.argmax(coarse.max(axis=1))), small.shape[1] - self._coarse.tw + 1)
-        full = self._fine.prepare(region if FINE == 1 else cv2.resize(
-            region, None, fx=FINE, fy=FINE, interpolation=cv2.INTER_AREA))
-        r = REFINE
-        cy, cx = round(oy * FINE / COARSE), round(ox * FINE / COARSE)
-        near = full[max(0, cy - r): cy + r + self._fine.th, max(0, cx - r): cx + r + self._fine.tw]
-        if near.shape[0] < self._fine.th or near.shape[1] < self._fine.tw:
-            return None
+        full = self._fine.prepare(wide if FINE == 1 else cv2.resize(
+            wide, None, fx=FINE, fy=FINE, interpolation=cv2.INTER_AREA))
+        cy, cx = round((oy / COARSE + dy) * FINE), round((ox / COARSE + dx) * FINE)
         # Only the cards the coarse pass ranks highest are scored finely; the rest keep their
         # coarse score and must lose clearly there too (see _decide).
         best_coarse = coarse.max(axis=0)
         shortlist = np.argsort(best_coarse)[-SHORTLIST:]
         fine = np.full(len(best_coarse), np.nan, np.float32)
-        scores = self._fine.correlate(near, shortlist)
+        if self._norm is not None and self._pose is None:
+            found = self._calibrating_look(full, cy, cx, shortlist)
+            if found is None:
+                return None
+            bank, near, scores = found
+        else:
+            bank = self._fine if self._pose is None else self._pose_bank(self._pose)
+            near = self._near(full, bank, cy, cx, REFINE, self._pose)
+            if near is None:
+                return None
+            scores = bank.correlate(near, shortlist)
         fine[shortlist] = scores.max(axis=0)
-        self._residuals = self._fine.residuals(near, shortlist, scores.argmax(axis=0))
+        self._residuals = bank.residuals(near, shortlist, scores.argmax(axis=0))
         return np.stack([best_coarse, fine])
+
+    # -- mounting tolerance ---------------------------------------------------------------------
+    def _near(self, full: np.ndarray, bank: _Bank, cy: int, cx: int, r: int,
+              pose: tuple[float, float] | None) -> np.ndarray | None:
+        """The part of the view around where ``bank``'s templates should sit."""
+        if pose is not None:
+            # A template scaled about the card's corner starts further from it.
+            x0, y0 = self.profile.roi[:2]
+            cy += round((pose[0] - 1) * y0 * FINE)
+            cx += round((pose[0] - 1) * x0 * FINE)
+        cy, cx = max(0, cy), max(0, cx)
+        near = full[max(0, cy - r): cy + r + bank.th, max(0, cx - r): cx + r + bank.tw]
+        if near.shape[0] < bank.th or near.shape[1] < bank.tw:
+            return None
+        return near
+
+    def _pose_bank(self, pose: tuple[float, float]) -> _Bank:
+        """Fine templates as a shoe mounted at ``pose`` (scale, degrees) off the taught one sees
+        them: scaled and turned about the card's corner."""
+        if pose not in self._pose_banks:
+            k, deg = pose
+            x0, y0, x1, y1 = self.profile.roi
+            size = (max(4, round(k * (x1 - x0))), max(4, round(k * (y1 - y0))))
+            a = math.radians(deg)
+            rot = np.array([[math.cos(a), math.sin(a)], [-math.sin(a), math.cos(a)]]) / k
+            # template px of posed pixel (u, v): rot @ ((u, v) + k * (x0, y0)) - (x0, y0)
+            m = np.hstack([rot, (rot @ (k * np.array([x0, y0], float))
+                                 - np.array([x0, y0], float))[:, None]])
+            posed = [cv2.warpAffine(t, m, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                    borderMode=cv2.BORDER_REPLICATE) for t in self._raw.values()]
+            self._pose_banks[pose] = _Bank(posed, FINE, FINE_BLUR)
+        return self._pose_banks[pose]
+
+    def _calibrating_look(self, full: np.ndarray, cy: int, cx: int, shortlist: np.ndarray
+                          ) -> tuple[_Bank, np.ndarray, np.ndarray] | None:
+        """Score the shortlist at every pose within the mounting tolerance; the pose that fits
+        best over the first looks is kept for the session (the camera sits a little differently
+        each time the shoe is set up)."""
+        best = None
+        for pose in POSES:
+            bank = self._pose_bank(pose)
+            near = self._near(full, bank, cy, cx, CALIBRATE_REACH, pose)
+            if near is None:
+                continue
+            scores = bank.correlate(near, shortlist)
+            top = float(scores.max())
+            self._look_scores[pose] = top
+            prior = self._pose_sums.get(pose, 0.0)
+            if best is None or top + prior > best[0]:
+                best = (top + prior, bank, near, scores)
+        if best is None:
+            return None
+        if max(self._look_scores.values()) >= MIN_SCORE + 0.15:
+            for pose, top in self._look_scores.items():
+                self._pose_sums[pose] = self._pose_sums.get(pose, 0.0) + top
+            self._pose_looks += 1
+            if self._pose_looks >= CALIBRATE_LOOKS:
+                self._pose = max(self._pose_sums, key=self._pose_sums.get)
+        self._look_scores = {}
+        return best[1], best[2], best[3]
 
     def _decide(self, track: Track, final: bool) -> CardEvent | None:
         if not track.observations:
@@ -247,6 +392,8 @@ class ShoeReader:
         lead = min(leads)
         looks = len(good)
         maps = [r[b] for _, r in good_looks if b in r]
+        # While calibrating, looks may come from templates at different poses (sizes).
+        maps = [m for m in maps if m.shape == maps[-1].shape]
         residual = float(np.abs(np.mean(maps, axis=0)).max()) if maps else math.inf
         known = best >= MIN_SCORE and residual <= MAX_RESIDUAL
         sure = known and (

@@ -15,9 +15,19 @@ import cv2
 import numpy as np
 
 from vision.cards import check_card_list, is_card_code
+from vision.geometry import (
+    CANON_CARD,
+    DEFAULT_GEOMETRY,
+    STRIP_IN,
+    GeometryError,
+    Normaliser,
+    ShoeGeometry,
+    encode_preview,
+    learn_geometry,
+)
 from vision.locate import locate
 from vision.profile import DeckProfile
-from vision.reader import frames
+from vision.reader import SIDE_TOLERANCE, frames
 from vision.track import EdgeTracker
 
 CORNER_W = 0.32  # corner searched for the index, as a fraction of card width
@@ -69,26 +79,34 @@ def _merge_views(views: list[np.ndarray], shape: tuple[int, int]) -> np.ndarray:
     return np.median(np.stack(aligned), axis=0).astype(np.uint8)
 
 
-def _corners_from_video(path: Path) -> tuple[list[np.ndarray], float]:
+def _corners_from_video(path: Path, norm: Normaliser | None = None
+                        ) -> tuple[list[np.ndarray], float]:
+    """Merged corner views per card; with ``norm``, of the canonical strip of each frame."""
     tracker: EdgeTracker | None = None
     views: dict[int, list[tuple[int, np.ndarray]]] = {}
     widths: list[int] = []
     for frame in frames(path):
+        if norm is not None:
+            frame = norm(frame)
         if tracker is None:
             tracker = EdgeTracker(frame.shape[0])
-        geo = locate(frame[:, :, 1])
+        geo = locate(frame[:, :, 1], one_side=norm is not None)
+        if geo is not None and norm is not None and abs(geo.right - STRIP_IN) > SIDE_TOLERANCE:
+            geo = None  # not the card's side where the geometry puts it
         _, track = tracker.update(0, geo.edges if geo else ())
         if track is None or geo is None:
             continue
         widths.append(geo.width)
-        patch = _corner(frame, geo.right, track.edge, geo.width, ALIGN)
+        # In the canonical strip the card's width is the canonical one (only a part shows).
+        patch = _corner(frame, geo.right, track.edge,
+                        geo.width if norm is None else CANON_CARD, ALIGN)
         if patch is not None:
             views.setdefault(track.number, []).append((track.edge, patch.copy()))
     if tracker is None:
         raise TeachError(f"video {path} has no frames")
     if tracker.count == 0:
         raise TeachError(f"no cards seen in {path}")
-    width = float(np.median(widths))
+    width = float(np.median(widths)) if norm is None else CANON_CARD
     missing = [n for n in range(1, tracker.count + 1) if n not in views]
     if missing:
         raise TeachError(f"{len(missing)} card(s) passed too fast to see their index "
@@ -127,7 +145,7 @@ def _learn_roi(corners: list[np.ndarray], width: float) -> tuple[int, int, int, 
     count, labels, stats, _ = cv2.connectedComponentsWithStats(cv2.dilate(strong, kernel))
     blobs = [i for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= 0.0005 * width * width]
     if not blobs:
-        raise TeachError("found no index marks shared by the cards; is the deck face up?")
+        raise TeachError("found no index marks shared by the cards; is the deck face up? nothing saved")
     pick = max(blobs, key=lambda i: stats[i, cv2.CC_STAT_LEFT] + stats[i, cv2.CC_STAT_WIDTH])
     ys, xs = np.nonzero((labels == pick) & (strong > 0))
     # Suit marks differ in shape, so each is shared by fewer cards: take in weaker ink that is
@@ -149,7 +167,7 @@ def _learn_roi(corners: list[np.ndarray], width: float) -> tuple[int, int, int, 
 
 
 def _build(name: str, source: str, codes: list[str], corners: list[np.ndarray], width: float,
-           search: tuple[int, int]) -> DeckProfile:
+           search: tuple[int, int], geometry: ShoeGeometry | None = None) -> DeckProfile:
     shape = corners[0].shape
     corners = [c if c.shape == shape else cv2.resize(c, (shape[1], shape[0])) for c in corners]
     x0, y0, x1, y1 = _learn_roi(corners, width)
@@ -157,7 +175,38 @@ def _build(name: str, source: str, codes: list[str], corners: list[np.ndarray], 
     top = shape[0] - round(BELOW * width)
     templates = {code: c[top + y0: top + y1, (w - 1) + x0: (w - 1) + x1].copy()
                  for code, c in zip(codes, corners, strict=True)}
-    return DeckProfile.build(name, source, width, (x0, y0, x1, y1), search, templates)
+    return DeckProfile.build(name, source, width, (x0, y0, x1, y1), search, templates,
+                             geometry=geometry)
+
+
+def _index_evidence(corners: list[np.ndarray], width: float) -> float:
+    """How much ink the cards share in this corner: the index corner has by far the most."""
+    shape = corners[0].shape
+    corners = [c if c.shape == shape else cv2.resize(c, (shape[1], shape[0])) for c in corners]
+    frac = np.mean([_ink(c) for c in corners], axis=0)
+    top = shape[0] - round(BELOW * width)
+    return float((frac[: top - 2, : shape[1] - 8] >= SHARED_INK).mean())
+
+
+def _snap(geo: ShoeGeometry) -> ShoeGeometry:
+    """A pass through the classic shoe (within mounting tolerance) reads full frames, exactly
+    as profiles taught before geometry was learned."""
+    if not geo.one_side and tuple(geo.frame) == tuple(DEFAULT_GEOMETRY.frame) and geo.close_to(
+            DEFAULT_GEOMETRY, scale=0.04, offset=6.0, tilt=0.5):
+        return DEFAULT_GEOMETRY
+    return geo
+
+
+def _preview(path: Path) -> np.ndarray | None:
+    """The frame of the pass showing the most card, for drawing the geometry on."""
+    best, most = None, -1.0
+    for i, frame in enumerate(frames(path)):
+        if i % 3:
+            continue
+        lit = float((frame[::8, ::8, 1] > 110).mean())
+        if lit > most:
+            best, most = frame.copy(), lit
+    return best
 
 
 def _check_codes(codes: list[str]) -> None:
@@ -168,12 +217,41 @@ def _check_codes(codes: list[str]) -> None:
 
 
 def teach_from_video(name: str, path: Path, codes: list[str]) -> DeckProfile:
+    """Learn the shoe's geometry and the deck's index corners from one pass of the deck."""
     _check_codes(codes)
-    corners, width = _corners_from_video(Path(path))
+    path = Path(path)
+    try:
+        candidates = [_snap(g) for g in learn_geometry(frames(path), f"teaching pass {path}")]
+        norms = [None if g.is_default() else Normaliser(g) for g in candidates]
+    except GeometryError as exc:
+        raise TeachError(f"{exc}; nothing saved") from None
+    tried = []
+    failure: TeachError | None = None
+    for geo, norm in zip(candidates, norms, strict=True):
+        try:
+            corners, width = _corners_from_video(path, norm)
+        except TeachError as exc:  # this side of the card is not the index side
+            failure = exc
+            continue
+        if len(corners) != len(codes):
+            tried.append((geo, corners, width, -1.0))
+            continue
+        tried.append((geo, corners, width, _index_evidence(corners, width)))
+    if not tried:
+        seen = candidates[0].describe().split(",")[0]  # "cards travel down"
+        raise TeachError(f"{failure or 'no cards seen'}: something bright passes the window "
+                         f"({seen.replace('cards ', '')}) but no card face edges or index marks "
+                         f"were found; are the cards face down (shoe upside down)? nothing saved")
+    geo, corners, width, _ = max(tried, key=lambda t: (t[3], -abs(len(t[1]) - len(codes))))
     if len(corners) != len(codes):
         raise TeachError(f"saw {len(corners)} cards in {path} but expected {len(codes)}; "
-                         f"nothing saved. Check the card list or deal the pass again")
-    return _build(name, f"video:{path}", codes, corners, width, VIDEO_SEARCH)
+                         f"nothing saved. Check the card list or deal the pass again "
+                         f"(shoe: {geo.describe()})")
+    preview = _preview(path)
+    if not geo.is_default() or preview is not None:
+        geo = geo.model_copy(update={"preview": encode_preview(preview)}) \
+            if preview is not None else geo
+    return _build(name, f"video:{path}", codes, corners, width, VIDEO_SEARCH, geo)
 
 
 def teach_from_images(name: str, folder: Path, codes: Iterable[str] | None = None) -> DeckProfile:
