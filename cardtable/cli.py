@@ -23,6 +23,7 @@ COMMANDS: dict[str, str] = {
     "deck": "vision.cli",
     "read": "vision.cli",
     "footage": "vision.cli",
+    "table": "vision.cli",
     "panels": "firmware_bridge.cli",
     "run": "controller.cli",
     "replay": "controller.cli",

@@ -81,7 +81,7 @@ def _deck_list(args: argparse.Namespace) -> int:
 
 
 def _deck_show(args: argparse.Namespace) -> int:
-    from vision.sheet import contact_sheet
+    from vision.sheet import contact_sheet, geometry_picture
 
     try:
         profile = load_profile(args.name)
@@ -97,9 +97,17 @@ def _deck_show(args: argparse.Namespace) -> int:
         written = False
     if not written:
         return _fail(f"cannot write {out}")
+    picture = out.with_name(f"{out.stem}-geometry{out.suffix}")
+    try:
+        written = cv2.imwrite(str(picture), geometry_picture(profile))
+    except cv2.error:
+        written = False
+    if not written:
+        return _fail(f"cannot write {picture}")
     codes = " ".join(c.code for c in profile.cards)
     print(f"{args.name}: {len(profile.cards)} cards ({codes}), taught {profile.created} "
-          f"from {profile.source}\ncontact sheet: {out}")
+          f"from {profile.source}\nshoe: {profile.geometry.describe()}\n"
+          f"contact sheet: {out}\ngeometry: {picture}")
     return 0
 
 
@@ -132,7 +140,8 @@ def _footage_make(args: argparse.Namespace) -> int:
         if args.shuffle is not None:
             random.Random(args.shuffle).shuffle(cards)
         truth = make_clip(Path(args.out), args.deck, cards, args.difficulty, args.seed,
-                          face_down=args.face_down, objects=args.objects)
+                          face_down=args.face_down, objects=args.objects,
+                          shoe=args.shoe, session=args.session, rotated=args.rotated)
     except (ArtworkError, ValueError, RuntimeError) as exc:
         return _fail(str(exc))
     print(f"wrote {args.out} ({truth.frames} frames, {len(truth.items)} items) and "
@@ -204,6 +213,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     make.add_argument("--seed", type=int, default=0, help="seed for camera and shoe randomness")
     make.add_argument("--face-down", type=int, default=0, help="face-down cards to slip in")
     make.add_argument("--objects", type=int, default=0, help="foreign objects to slip in")
+    make.add_argument("--shoe", default=None, metavar="NAME",
+                      help="shoe geometry (see docs/vision.md; default the classic shoe)")
+    make.add_argument("--session", type=int, default=0,
+                      help="mounting session of the shoe (0 = exact, others differ slightly)")
+    make.add_argument("--rotated", type=float, default=0.0, metavar="SHARE",
+                      help="share of cards turned 180 degrees (0..1)")
     make.set_defaults(func=_footage_make)
 
     stills = fsub.add_parser("stills", help="write clean card images named by code")
@@ -214,3 +229,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     decks = fsub.add_parser("decks", help="list the card artwork available")
     decks.set_defaults(func=_footage_decks)
+
+    from vision.table.cli import register as register_table  # overhead table camera
+
+    register_table(subparsers, read, fsub)

@@ -1,0 +1,189 @@
+"""`cardtable table ...`, `cardtable read --source table` and `cardtable footage table`.
+
+Hooked into ``vision.cli.register`` by one call, so the shoe commands stay as they are.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+
+def _fail(message: str, code: int = 2) -> int:
+    print(f"error: {message}", file=sys.stderr)
+    return code
+
+
+def _calibrate(args: argparse.Namespace) -> int:
+    import cv2
+
+    from vision.table.calibrate import (
+        CalibrationError,
+        annotate,
+        calibrate_corners,
+        calibrate_image,
+        parse_corners,
+        save_calibration,
+    )
+
+    path = Path(args.image)
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None
+    if image is None:
+        from vision.reader import VideoError, frames
+
+        try:  # a video: calibrate from its first frame
+            image = next(iter(frames(path))) if path.is_file() else None
+        except (VideoError, StopIteration):
+            image = None
+    if image is None:
+        return _fail(f"cannot read {path}: give a still image (PNG/JPEG) or a video from the "
+                     f"table camera")
+    out = Path(args.out) if args.out else path.with_suffix(".calibration.json")
+    try:
+        if args.corners:
+            cal = calibrate_corners((image.shape[1], image.shape[0]), parse_corners(args.corners))
+        else:
+            cal = calibrate_image(image)
+        save_calibration(cal, out)
+    except CalibrationError as exc:
+        return _fail(str(exc))
+    except OSError as exc:
+        return _fail(f"cannot write {out}: {exc}")
+    picture = out.with_suffix(".png")
+    if not cv2.imwrite(str(picture), annotate(image, cal, args.seats)):
+        return _fail(f"cannot write {picture}")
+    print(f"calibrated from {cal.source} ({image.shape[1]}x{image.shape[0]}); wrote {out} and "
+          f"{picture}")
+    return 0
+
+
+def _faces(args: argparse.Namespace) -> int:
+    from vision.profile import ProfileError, load_profile
+    from vision.reader import VideoError
+    from vision.table.faces import FacesError, build_faces, save_faces
+
+    try:
+        profile = load_profile(args.name)
+        faces = build_faces(profile, Path(args.video) if args.video else None)
+        path = save_faces(profile.name, faces, profile)
+    except (ProfileError, FacesError, VideoError) as exc:
+        return _fail(str(exc))
+    print(f"table templates for {args.name!r}: {len(faces.codes)} cards; saved {path}")
+    return 0
+
+
+def _load_hands(path: str | None, seats: int) -> dict[int, list[str]] | None:
+    from vision.cards import parse_card_list
+
+    if path is None:
+        return None
+    try:
+        raw = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"cannot read --hands {path}: {exc}") from None
+    if not isinstance(raw, dict):
+        raise ValueError(f"--hands {path} must be a JSON object like {{\"0\": [\"7C\"], \"1\": []}}")
+    hands: dict[int, list[str]] = {}
+    for key, cards in raw.items():
+        if not (isinstance(key, str) and key.isdigit() and int(key) < seats):
+            raise ValueError(f"--hands {path}: seat {key!r} is not one of 0..{seats - 1}")
+        if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
+            raise ValueError(f"--hands {path}: seat {key} must list card codes")
+        hands[int(key)] = parse_card_list(",".join(cards)) if cards else []
+    return hands
+
+
+def _read_table(args: argparse.Namespace) -> int:
+    from vision.profile import ProfileError, load_profile
+    from vision.reader import VideoError, frames
+    from vision.table.calibrate import CalibrationError, load_calibration
+    from vision.table.faces import FacesError
+    from vision.table.reader import TableReader, read_frames
+
+    try:
+        profile = load_profile(args.deck)
+        cal = load_calibration(Path(args.calibration)) if args.calibration else None
+        hands = _load_hands(args.hands, args.seats)
+        reader = TableReader(profile, cal, args.seats)
+        if hands is not None:
+            reader.set_candidates(hands)
+        count = 0
+        for event in read_frames(frames(Path(args.path), reuse_buffer=True), reader):
+            print(json.dumps(event.to_json(), ensure_ascii=False), flush=True)
+            count += 1
+    except (ProfileError, CalibrationError, FacesError, VideoError, ValueError) as exc:
+        return _fail(str(exc))
+    if count == 0:
+        print(f"warning: no cards seen in {args.path}", file=sys.stderr)
+    return 0
+
+
+def _footage_table(args: argparse.Namespace) -> int:
+    from vision.artwork import ArtworkError
+    from vision.cards import composition, parse_card_list
+    from vision.table.footage import make_table_clip, truth_path
+
+    try:
+        cards = parse_card_list(args.cards) if args.cards else composition(args.composition)
+        truth = make_table_clip(Path(args.out), args.deck, args.seats, cards, args.game,
+                                args.difficulty, args.seed, args.table, args.face_down,
+                                args.objects)
+    except (ArtworkError, ValueError, RuntimeError) as exc:
+        return _fail(str(exc))
+    print(f"wrote {args.out} ({truth.frames} frames, {len(truth.placed)} placements) and "
+          f"{truth_path(Path(args.out))}")
+    return 0
+
+
+def register(subparsers: argparse._SubParsersAction, read: argparse.ArgumentParser,
+             footage: argparse._SubParsersAction) -> None:
+    from vision.cards import COMPOSITIONS
+
+    table = subparsers.add_parser("table", help="calibrate the overhead table camera")
+    tsub = table.add_subparsers(dest="table_command", metavar="ACTION", required=True)
+    cal = tsub.add_parser("calibrate", help="find the play area from its ArUco markers")
+    cal.add_argument("image", help="a still (or a video) from the table camera")
+    cal.add_argument("--out", help="calibration file to write (default IMAGE.calibration.json)")
+    cal.add_argument("--corners", help="the operator's corners instead of markers: "
+                                       "'x,y;x,y;x,y;x,y' bottom-left, top-left, top-right, bottom-right")
+    cal.add_argument("--seats", type=int, choices=(2, 4), default=4,
+                     help="seat zones to draw on the picture")
+    cal.set_defaults(func=_calibrate)
+    faces = tsub.add_parser("faces", help="(re)make a deck's table templates from its shoe pass")
+    faces.add_argument("name")
+    faces.add_argument("--video", help="the shoe pass the deck was taught from (default: as taught)")
+    faces.set_defaults(func=_faces)
+
+    shoe = read.get_default("func")
+    read.add_argument("--source", choices=("shoe", "table"), default="shoe",
+                      help="which camera the video is from (default shoe)")
+    read.add_argument("--seats", type=int, choices=(2, 4), default=2, help="table: seats")
+    read.add_argument("--calibration", help="table: calibration file (default: markers in the "
+                                            "first frame)")
+    read.add_argument("--hands", help="table: JSON of the cards still in each hand, "
+                                      "{\"0\": [\"7C\", ...], \"1\": [...]}")
+
+    def dispatch(args: argparse.Namespace) -> int:
+        if args.source == "table":
+            return _read_table(args)
+        if args.calibration or args.hands:
+            return _fail("--calibration and --hands are for --source table")
+        return shoe(args)
+
+    read.set_defaults(func=dispatch)
+
+    make = footage.add_parser("table", help="make an overhead table clip and its .truth.json")
+    make.add_argument("out", help="output video (.mp4)")
+    make.add_argument("--deck", required=True, help="artwork deck (see `footage decks`)")
+    make.add_argument("--cards", help="comma-separated card codes to deal round the seats")
+    make.add_argument("--composition", choices=COMPOSITIONS, default="36")
+    make.add_argument("--seats", type=int, choices=(2, 4), default=2)
+    make.add_argument("--game", choices=("tricks", "durak"), default="tricks")
+    make.add_argument("--difficulty", default="normal", choices=("easy", "normal", "hard"))
+    make.add_argument("--table", choices=("green_felt", "blue_felt", "wood"), default=None)
+    make.add_argument("--seed", type=int, default=0)
+    make.add_argument("--face-down", type=int, default=0, help="face-down cards to slip in")
+    make.add_argument("--objects", type=int, default=0, help="foreign objects to slip in")
+    make.set_defaults(func=_footage_table)

@@ -1,0 +1,695 @@
+"""The table reader: which seat played which card, from the overhead camera, causally.
+
+``TableReader.feed(frame)`` is all a live loop needs; ``read_frames``/``read_table_video`` drive
+the same class from a file. Per frame the reader does only cheap work on a small top-down view
+of the table (the calibration's homography, 352x352 px): what moved since the last frame, what
+differs from the empty table, and which of that is an arm (it reaches in over the table's edge).
+Like the overhead chess trackers, it decides only when the scene has settled: a new bright
+card-sized patch that has been still for a few frames with no hand near it is cut out of the full
+resolution frame, warped upright, and matched both ways up against the deck's face strips
+(``vision.table.faces``). Cards that vanish (gathered) are reported as removed.
+
+With candidates (``set_candidates``: the cards still in each hand) the reader picks among them,
+and the seat follows from whose hand the card was in; a view that matches a card outside them
+better is answered ``??``. When the best card does not clearly beat the runner-up it answers
+``??`` with its candidates rather than guess.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.cards import UNKNOWN
+from vision.profile import DeckProfile
+from vision.table.calibrate import (
+    MARGIN,
+    PLANE,
+    Calibration,
+    CalibrationError,
+    MarkerWatch,
+    calibrate_image,
+    seat_of,
+)
+from vision.table.faces import STORE_W, Faces
+
+SIDE = PLANE + 2 * MARGIN  # the top-down view, px
+STILL_FRAMES = 3  # frames a new card's patch must be still before it is read
+SETTLE_FRAMES = 45  # frames a still non-card thing must lie before it counts as an object
+MOTION = 18  # grey levels between frames that count as movement
+FG = 38  # colour difference from the empty table that counts as something on it
+WHITE_LIFT = 45  # a card face is this much brighter than the table under it, and grey
+HAND_GAP = 5  # px of the top-down view a hand must keep from a card before it is read
+CARD_W = 64  # canonical card width the faces are matched at
+PAD = 5  # px of slack around the warped card
+MIN_SCORE = 0.5  # best correlation below this is no card face we know
+FLOOR = 0.42  # ... below this it is not a face at all (a back, an object): say nothing
+# Lead needed to name a card, over every rival, as a share of how different the two faces are
+# (1: the view is the best card's face exactly, 0: it is halfway between the two).
+SURE_MARGIN = 0.2
+TWIN = 0.8  # faces this alike are told apart where they differ...
+CLOSE_TWIN = 0.95  # ...and these always (their whole-face lead is mostly noise)
+SAME_FACE = 0.985  # faces this alike are one picture at table resolution: only candidates decide
+OUTSIDE_LEAD = 0.1  # a card outside the candidates this much more alike makes the answer ??
+UNSURE_CAP = 0.89
+MARKER_EVERY = 10  # frames between looks for the markers
+FACE_DOWN = "face-down"
+DARK, GLARE = 14.0, 0.6  # mean grey of a black frame; share of blown-out pixels of a glare frame
+
+
+@dataclass
+class Placed:
+    frame: int
+    seat: int
+    card: str
+    confidence: float
+    covers: str | None = None
+    candidates: list[tuple[str, float]] = field(default_factory=list)
+    flag: str | None = None
+    event: str = "placed"
+
+    def to_json(self) -> dict:
+        out: dict = {"frame": self.frame, "event": "placed", "seat": self.seat, "card": self.card,
+                     "confidence": self.confidence}
+        if self.covers:
+            out["covers"] = self.covers
+        if self.card == UNKNOWN:
+            out["candidates"] = [{"card": c, "score": s} for c, s in self.candidates]
+        if self.flag:
+            out["flag"] = self.flag
+        return out
+
+    def to_input(self, fps: float | None = None) -> dict:
+        """The controller's ``Placed`` input (``controller.inputs.parse_input`` takes it)."""
+        return {"kind": "placed", "frame": self.frame, "seat": self.seat, "card": self.card,
+                "covers": self.covers, "candidates": [c for c, _ in self.candidates][:8],
+                "t": self.frame / fps if fps else None}
+
+
+@dataclass
+class Removed:
+    frame: int
+    cards: list[str]
+    flag: str | None = None
+    event: str = "removed"
+
+    def to_json(self) -> dict:
+        out: dict = {"frame": self.frame, "event": "removed", "cards": self.cards}
+        if self.flag:
+            out["flag"] = self.flag
+        return out
+
+    def to_input(self, fps: float | None = None) -> dict:
+        return {"kind": "removed", "frame": self.frame, "t": self.frame / fps if fps else None}
+
+
+@dataclass
+class Flag:
+    """Something the table should be told about that is not a card move."""
+
+    frame: int
+    flag: str
+    card: str | None = None
+    event: str = "flag"
+
+    def to_json(self) -> dict:
+        out: dict = {"frame": self.frame, "event": "flag", "flag": self.flag}
+        if self.card:
+            out["card"] = self.card
+        return out
+
+    def to_input(self, fps: float | None = None) -> None:
+        return None
+
+
+TableEvent = Placed | Removed | Flag
+
+
+@dataclass(eq=False)
+class _OnTable:
+    card: str
+    seat: int
+    mask: np.ndarray  # filled quad in the top-down view (uint8 0/1)
+    frame: int
+    white: float = 1.0  # share of the quad that looked like card face when it was placed
+
+
+def _chan_max(img: np.ndarray) -> np.ndarray:
+    b, g, r = cv2.split(img)
+    return cv2.max(cv2.max(b, g), r)
+
+
+def _chroma(img: np.ndarray) -> np.ndarray:
+    b, g, r = cv2.split(img)
+    return cv2.subtract(cv2.max(cv2.max(b, g), r), cv2.min(cv2.min(b, g), r))
+
+
+def _confidence(margin: float) -> float:
+    return round(min(0.999, 1.0 - math.exp(-max(margin, 0.0) * math.log(10) / SURE_MARGIN)), 3)
+
+
+class _Matcher:
+    """Face strips at the canonical card width, matched against an upright card both ways."""
+
+    def __init__(self, faces: Faces) -> None:
+        self.codes = list(faces.codes)
+        rows = round(faces.rows * CARD_W / STORE_W)
+        self.templates = []
+        for strip in faces.strips:
+            t = cv2.resize(strip, (CARD_W, rows), interpolation=cv2.INTER_AREA)
+            t = cv2.GaussianBlur(t, (0, 0), 0.8)
+            self.templates.append(np.ascontiguousarray(t[: rows - 2, 3: CARD_W - 3]))
+        self.rows = rows
+        # How alike every two templates are (1 = the same picture): a lead between two cards is
+        # judged against how different they can look at all (an ace of hearts and of diamonds
+        # differ in one small pip, a seven and a king everywhere).
+        vecs = []
+        for t in self.templates:
+            v = t.astype(np.float32) - t.reshape(-1, 3).mean(axis=0)
+            vecs.append(v.ravel() / (np.linalg.norm(v) or 1.0))
+        m = np.stack(vecs)
+        self.alike = np.clip(m @ m.T, -1.0, 1.0)
+
+    def scores(self, upright: np.ndarray, height: int) -> np.ndarray:
+        """Best correlation of every card with the card image (``height`` its card height)."""
+        img = cv2.GaussianBlur(upright, (0, 0), 0.8)
+        bottom = PAD + height - 1
+        top = max(0, bottom - self.rows - 7)
+        views = [img[top: bottom + 4], cv2.rotate(img, cv2.ROTATE_180)[top: bottom + 4]]
+        out = np.full(len(self.codes), -1.0, np.float32)
+        th, tw = self.templates[0].shape[:2]
+        self.views = [v for v in views if v.shape[0] >= th and v.shape[1] >= tw]
+        for v in self.views:
+            for k, t in enumerate(self.templates):
+                out[k] = max(out[k], float(cv2.matchTemplate(v, t, cv2.TM_CCOEFF_NORMED).max()))
+        return out
+
+    def duel(self, a: int, b: int) -> float:
+        """Lead of card ``a`` over its near twin ``b`` (kings of clubs and spades with the same
+        figure) judged only where their faces differ, after ``scores`` saw the card."""
+        ta, tb = self.templates[a], self.templates[b]
+        diff = cv2.absdiff(ta, tb).max(axis=2).astype(np.float32)
+        diff = cv2.GaussianBlur(diff, (0, 0), 1.5)
+        mask = (diff > 0.5 * max(float(diff.max()), 1.0)).astype(np.uint8)
+        mask = cv2.dilate(mask, np.ones((3, 3), np.uint8))
+        if mask.sum() < 12:
+            return 0.0
+        m3 = cv2.merge([mask.astype(np.float32)] * 3)
+        if not self.views:
+            return 0.0
+        sa = max(float(np.nan_to_num(cv2.matchTemplate(v, ta, cv2.TM_CCOEFF_NORMED, mask=m3)).max())
+                 for v in self.views)
+        sb = max(float(np.nan_to_num(cv2.matchTemplate(v, tb, cv2.TM_CCOEFF_NORMED, mask=m3)).max())
+                 for v in self.views)
+        pa = ta[mask > 0].astype(np.float32)
+        pb = tb[mask > 0].astype(np.float32)
+        pa -= pa.mean(axis=0)
+        pb -= pb.mean(axis=0)
+        alike = float((pa * pb).sum() / max(np.linalg.norm(pa) * np.linalg.norm(pb), 1e-6))
+        return (sa - sb) / max(1.0 - alike, 0.05)
+
+
+class TableReader:
+    """Reads the cards played onto the table, frame by frame. One instance per camera."""
+
+    def __init__(self, profile: DeckProfile, calibration: Calibration | None = None,
+                 seats: int = 2, faces: Faces | None = None, fps: float = 30.0) -> None:
+        from vision.table.faces import load_faces
+
+        if seats not in (2, 4):
+            raise ValueError("seats must be 2 or 4")
+        self.profile = profile
+        self.seats = seats
+        self.fps = fps
+        self.faces = faces if faces is not None else load_faces(profile)
+        self.matcher = _Matcher(self.faces)
+        self.cal = calibration
+        self.frame_no = -1
+        self.candidates: dict[int, list[str]] | None = None
+        self.trick_complete: Callable[[list[str]], bool] | None = None
+        self.on_table: list[_OnTable] = []
+        self._setup_done = False
+        self._bad_frame: str | None = None
+        self._paused = False
+        self._card_area: float | None = None
+        self._card_wh: np.ndarray | None = None  # short, long side of a card in the view
+        self._removal_pending: list[_OnTable] = []
+        self.debug: list | None = None  # (frame, rect, upright card) of every read, when a list
+
+    # -- public -------------------------------------------------------------------------------
+    def set_candidates(self, candidates: dict[int, list[str]] | None) -> None:
+        """Cards still in each seat's hand (from the engine), or None to read against the deck."""
+        if candidates is None:
+            self.candidates = None
+            return
+        known = set(self.matcher.codes)
+        self.candidates = {int(s): [c for c in cs if c in known] for s, cs in candidates.items()}
+
+    def set_trick_hook(self, hook: Callable[[list[str]], bool] | None) -> None:
+        """``hook(cards)`` says whether taking these cards off the table is allowed now; a removal
+        it refuses is flagged "removed before the trick was complete"."""
+        self.trick_complete = hook
+
+    def feed(self, frame: np.ndarray) -> list[TableEvent]:
+        self.frame_no += 1
+        if frame is None or frame.ndim != 3 or frame.shape[2] != 3:
+            raise ValueError("frames must be BGR images")
+        if not self._setup_done:
+            self._setup(frame)
+        small = cv2.resize(frame, (frame.shape[1] // 2, frame.shape[0] // 2),
+                           interpolation=cv2.INTER_AREA)
+        plane = cv2.warpPerspective(small, self._h_small, (SIDE, SIDE), flags=cv2.INTER_LINEAR)
+        gray = cv2.cvtColor(plane, cv2.COLOR_BGR2GRAY)
+        events: list[TableEvent] = []
+        bad = self._bad(gray)
+        if bad != self._bad_frame:
+            if bad:
+                events.append(Flag(self.frame_no, bad))
+            self._bad_frame = bad
+        if bad:
+            self._prev = None
+            return events
+        if self._watch is not None and self.frame_no % MARKER_EVERY == 0:
+            ok = self._watch.look(frame)
+            if not ok and not self._paused:
+                self._paused = True
+                events.append(Flag(self.frame_no, "camera moved: reading paused until the "
+                                                  "markers are back in place"))
+            elif ok and self._paused and all(n == 0 for n in self._watch.missing.values()):
+                # back where it was: compare with the scene as it was before the knock, so cards
+                # put down meanwhile are read now
+                self._paused = False
+                self._prev = None
+                self._still[:] = 0
+                events.append(Flag(self.frame_no, "camera back in place: reading again"))
+        if self._paused:
+            return events
+        events += self._step(frame, plane, gray)
+        return events
+
+    def finish(self) -> list[TableEvent]:
+        return []
+
+    # -- set-up -------------------------------------------------------------------------------
+    def _setup(self, frame: np.ndarray) -> None:
+        if self.cal is None:
+            try:
+                self.cal = calibrate_image(frame)
+            except CalibrationError as exc:
+                raise CalibrationError(f"no calibration given and the first frame cannot be "
+                                       f"calibrated: {exc}") from None
+        self.cal.check_frame(frame.shape)
+        h = self.cal.to_plane()
+        self._h_full = h
+        self._h_full_inv = np.linalg.inv(h)
+        self._h_small = h @ np.diag([2.0, 2.0, 1.0])
+        self._watch = MarkerWatch(self.cal) if self.cal.markers else None
+        self._bg: np.ndarray | None = None
+        self._ref: np.ndarray | None = None
+        self._prev: np.ndarray | None = None
+        self._still = np.zeros((SIDE, SIDE), np.uint8)
+        self._quiet = 0
+        # Arms reach in over the edge of what the camera sees (or of the view, if that is less).
+        h_img, w_img = frame.shape[0] // 2, frame.shape[1] // 2
+        seen = cv2.warpPerspective(np.full((h_img, w_img), 255, np.uint8), self._h_small,
+                                   (SIDE, SIDE), flags=cv2.INTER_NEAREST)
+        seen = cv2.copyMakeBorder(seen[3:-3, 3:-3], 3, 3, 3, 3, cv2.BORDER_CONSTANT, value=0)
+        self._border = ((seen > 0) & (cv2.erode(seen, np.ones((7, 7), np.uint8)) == 0)).astype(np.uint8)
+        self._setup_done = True
+
+    def _bad(self, gray: np.ndarray) -> str | None:
+        mean = float(gray.mean())
+        if mean < DARK:
+            return "black frame: the camera sees nothing"
+        if float((gray > 245).mean()) > GLARE:
+            return "glare: the frame is blown out"
+        return None
+
+    # -- per frame ------------------------------------------------------------------------------
+    def _step(self, frame: np.ndarray, plane: np.ndarray, gray: np.ndarray) -> list[TableEvent]:
+        blur = cv2.blur(gray, (3, 3))
+        if self._bg is None:
+            self._bg = plane.copy()
+            self._bg_gray = gray.copy()
+            self._ref = plane.copy()
+            self._prev = blur
+            return []
+        if self._prev is None:
+            self._prev = blur
+        moving = cv2.compare(cv2.absdiff(blur, self._prev), MOTION, cv2.CMP_GT)
+        self._prev = blur
+        # frames each pixel has been still for (saturating at 255)
+        self._still = cv2.add(self._still, 1)
+        self._still[moving > 0] = 0
+        if cv2.countNonZero(moving) > 0:
+            self._quiet = 0
+        else:
+            self._quiet += 1
+        if self._quiet > STILL_FRAMES + 2 and not self._removal_pending:
+            return []  # nothing has moved for a while: nothing new can have settled
+        diff_bg = _chan_max(cv2.absdiff(plane, self._bg))
+        fg = cv2.compare(diff_bg, FG, cv2.CMP_GT) // 255
+        fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        hand = self._hands(fg)
+        events: list[TableEvent] = []
+        white = self._whiteness(plane, gray)
+        events += self._removals(plane, diff_bg, hand, white)
+        events += self._arrivals(frame, plane, white, hand, diff_bg)
+        return events
+
+    def _hands(self, fg: np.ndarray) -> np.ndarray:
+        """Whatever reaches in over the edge of the view: arms, hands, sleeves."""
+        _, labels = cv2.connectedComponents(fg)
+        touching = np.unique(labels[self._border > 0])
+        touching = touching[touching > 0]
+        if not len(touching):
+            return np.zeros_like(fg)
+        return np.isin(labels, touching).astype(np.uint8)
+
+    def _whiteness(self, plane: np.ndarray, gray: np.ndarray) -> np.ndarray:
+        lift = cv2.subtract(gray, self._bg_gray)
+        b, g, r = cv2.split(plane)
+        top = cv2.max(cv2.max(b, g), r)
+        chroma = cv2.subtract(top, cv2.min(cv2.min(b, g), r))
+        # grey: colour under a fifth of the brightness (a colour cast stays under that; skin not)
+        grey = cv2.compare(cv2.multiply(chroma, 5), top, cv2.CMP_LT)
+        return (cv2.compare(lift, WHITE_LIFT, cv2.CMP_GT) & grey) // 255
+
+    def _arrivals(self, frame: np.ndarray, plane: np.ndarray, white: np.ndarray,
+                  hand: np.ndarray, diff_bg: np.ndarray) -> list[TableEvent]:
+        assert self._ref is not None
+        change = cv2.compare(_chan_max(cv2.absdiff(plane, self._ref)), FG, cv2.CMP_GT) // 255
+        card_area = self._card_area or 0.006 * PLANE * PLANE
+        new = change & white & (1 - hand)
+        new = cv2.morphologyEx(new, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
+        # a card's own pictures (court figures, pips) are inside its white outline
+        filled = np.zeros_like(new)
+        contours, _ = cv2.findContours(new, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        cv2.drawContours(filled, contours, -1, 1, -1)
+        new = filled
+        blockers = self._blockers(plane, change & (1 - white) & (1 - hand) & (1 - filled),
+                                  card_area, cv2.dilate(filled, np.ones((5, 5), np.uint8)),
+                                  diff_bg)
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(new)
+        near_hand = cv2.dilate(hand | blockers,
+                               np.ones((2 * HAND_GAP + 1, 2 * HAND_GAP + 1), np.uint8))
+        min_area = 0.35 * card_area
+        found: list[tuple[np.ndarray, tuple]] = []
+        for i in range(1, count):
+            if stats[i, cv2.CC_STAT_AREA] < min_area:
+                continue
+            x, y, w, h = stats[i, :4]
+            comp = (labels[y:y + h, x:x + w] == i)
+            x0, y0 = max(0, x - 3), max(0, y - 3)
+            x1, y1 = min(SIDE, x + w + 3), min(SIDE, y + h + 3)
+            if near_hand[y0:y1, x0:x1].any():
+                continue  # a hand is still over or beside it
+            if self._still[y0:y1, x0:x1].min() < STILL_FRAMES:
+                continue  # still settling
+            pts = np.ascontiguousarray(np.argwhere(comp)[:, ::-1] + (x, y), np.float32)
+            rect = cv2.minAreaRect(pts)
+            if not self._card_sized(rect):
+                # a card with a hand or another card against it: wait, or after a long still
+                # spell take it as an object
+                if self._still[y0:y1, x0:x1].min() >= SETTLE_FRAMES:
+                    roi = self._ref[y:y + h, x:x + w]
+                    roi[comp] = plane[y:y + h, x:x + w][comp]
+                continue
+            found.append((comp, (x, y, w, h), rect))
+        events: list[TableEvent] = []
+        placed_now: list[Placed] = []
+        for comp, (x, y, w, h), rect in found:
+            quad = np.zeros((SIDE, SIDE), np.uint8)
+            cv2.fillConvexPoly(quad, cv2.boxPoints(rect).astype(np.int32), 1)
+            cov = self._covered(quad)
+            event = self._read(frame, rect, covering=cov is not None)
+            # whatever it was, it is now part of the settled scene
+            region = np.zeros((SIDE, SIDE), np.uint8)
+            region[y:y + h, x:x + w] = comp
+            region = cv2.dilate(region, np.ones((5, 5), np.uint8))
+            self._ref[region > 0] = plane[region > 0]
+            if event is None:
+                continue
+            if isinstance(event, Placed):
+                if cov is not None:
+                    event.covers = cov.card
+                    if self.candidates is None and self.seats == 2:
+                        event.seat = 1 - cov.seat
+                share = float((white & quad).sum()) / max(1.0, float(quad.sum()))
+                self.on_table.append(_OnTable(event.card, event.seat, quad, self.frame_no, share))
+                self._learn_size(rect, comp)
+                placed_now.append(event)
+            events.append(event)
+        seats = [e.seat for e in placed_now]
+        for e in placed_now:
+            if seats.count(e.seat) > 1:
+                e.flag = e.flag or f"two cards at once from seat {e.seat}"
+        return events
+
+    def _blockers(self, plane: np.ndarray, other: np.ndarray, card_area: float,
+                  beside: np.ndarray, diff_bg: np.ndarray) -> np.ndarray:
+        """Non-card changes that may be a hand (its arm may match the table's colour).
+
+        A card-shaped one that has settled is a face-down card and one that has lain still a
+        long time is an object: both become part of the settled scene. The rest block reading
+        near them."""
+        assert self._ref is not None
+        other = cv2.morphologyEx(other, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(other)
+        out = np.zeros_like(other)
+        for i in range(1, count):
+            area = stats[i, cv2.CC_STAT_AREA]
+            if area < 0.12 * card_area:
+                continue
+            x, y, w, h = stats[i, :4]
+            comp = labels[y:y + h, x:x + w] == i
+            still = int(self._still[y:y + h, x:x + w][comp].min())
+            rect = cv2.minAreaRect(np.ascontiguousarray(np.argwhere(comp)[:, ::-1] + (x, y),
+                                                        np.float32))
+            (rw, rh) = sorted(rect[1])
+            card_like = (self._card_wh is not None and area >= 0.85 * rw * rh
+                         and abs(rw / self._card_wh[0] - 1) < 0.15
+                         and abs(rh / self._card_wh[1] - 1) < 0.15
+                         and not beside[y:y + h, x:x + w][comp].any())
+            bare = float((diff_bg[y:y + h, x:x + w][comp] < FG).mean())
+            if ((card_like or bare > 0.8) and still >= STILL_FRAMES) or still >= SETTLE_FRAMES:
+                roi = self._ref[y:y + h, x:x + w]
+                roi[comp] = plane[y:y + h, x:x + w][comp]
+                if card_like and bare < 0.5:  # a face-down card: it hides what is under it
+                    quad = np.zeros_like(other)
+                    cv2.fillConvexPoly(quad, cv2.boxPoints(rect).astype(np.int32), 1)
+                    self.on_table.append(_OnTable(FACE_DOWN, -1, quad, self.frame_no, 0.0))
+                continue
+            out[y:y + h, x:x + w][comp] = 1
+        return out
+
+    def _card_sized(self, rect: tuple) -> bool:
+        short, long = sorted(rect[1])
+        if self._card_wh is None:  # nothing learned yet: about a card of a 500 mm play area
+            area = short * long
+            prior = 0.021 * PLANE * PLANE
+            return 0.6 * prior <= area <= 1.4 * prior and 1.2 <= long / max(short, 1e-3) <= 1.8
+        cw, ch = self._card_wh
+        return abs(short / cw - 1) < 0.2 and abs(long / ch - 1) < 0.2
+
+    def _covered(self, quad: np.ndarray) -> _OnTable | None:
+        area = float(quad.sum()) or 1.0
+        best, share = None, 0.12
+        for t in self.on_table:
+            if t.card == FACE_DOWN:
+                continue
+            s = float((t.mask & quad).sum()) / area
+            if s > share:
+                best, share = t, s
+        return best
+
+    def _learn_size(self, rect: tuple, comp: np.ndarray) -> None:
+        (_, _), (w, h) = rect[0], rect[1]
+        area = w * h
+        if area <= 0 or comp.sum() / area < 0.85:
+            return
+        aspect = max(w, h) / max(1e-3, min(w, h))
+        if 1.2 < aspect < 1.75:
+            self._card_area = area if self._card_area is None else 0.8 * self._card_area + 0.2 * area
+            wh = np.array(sorted((w, h)), np.float64)
+            self._card_wh = wh if self._card_wh is None else 0.8 * self._card_wh + 0.2 * wh
+
+    def _removals(self, plane: np.ndarray, diff_bg: np.ndarray, hand: np.ndarray,
+                  white: np.ndarray) -> list[TableEvent]:
+        if not self.on_table:
+            return []
+        gone_now: list[_OnTable] = []
+        cover = np.zeros((SIDE, SIDE), np.uint8)
+        for t in reversed(self.on_table):  # latest on top
+            exposed = t.mask & (1 - cover) & (1 - hand)
+            cover |= t.mask
+            n = int(exposed.sum())
+            if n < 0.25 * t.mask.sum():
+                continue  # mostly hidden (by a hand or a later card): cannot tell
+            bare = float(((diff_bg < FG) & (exposed > 0)).sum()) / n
+            # the table shows again, or (something lay under the card) the card's white is gone
+            whiteness = float((white & exposed).sum()) / n
+            if bare > 0.7 or (t.card != FACE_DOWN and whiteness < 0.25 * t.white):
+                gone_now.append(t)
+        for t in gone_now:
+            if t not in self._removal_pending:
+                self._removal_pending.append(t)
+        if not self._removal_pending or hand.any() or self._quiet < 2:
+            return []  # wait for the sweeping hand to leave so a trick comes out as one event
+        gone = self._removal_pending
+        self._removal_pending = []
+        before = [t.card for t in self.on_table if t.card != FACE_DOWN]
+        self.on_table = [t for t in self.on_table if t not in gone]
+        assert self._ref is not None and self._bg is not None
+        for t in gone:  # the scene is still and clear of hands: what shows now is settled
+            self._ref[t.mask > 0] = plane[t.mask > 0]
+        cards = [t.card for t in gone if t.card != FACE_DOWN]
+        if not cards:
+            return []
+        flag = None
+        if self.trick_complete is not None and not self.trick_complete(before):
+            flag = "removed before the trick was complete"
+        elif self.on_table and self.trick_complete is None:
+            flag = "only some of the cards were taken"
+        return [Removed(self.frame_no, cards, flag)]
+
+    # -- reading one card -------------------------------------------------------------------------
+    def _upright(self, frame: np.ndarray, rect: tuple) -> tuple[np.ndarray, int] | None:
+        box = cv2.boxPoints(rect).astype(np.float64)
+        img = cv2.perspectiveTransform(box.reshape(-1, 1, 2), self._h_full_inv).reshape(4, 2)
+        # order: short side first, clockwise in the image (y down)
+        if cv2.contourArea(img.astype(np.float32), oriented=True) < 0:
+            img = img[::-1]
+        if np.linalg.norm(img[0] - img[1]) > np.linalg.norm(img[1] - img[2]):
+            img = np.roll(img, -1, axis=0)
+        short = np.linalg.norm(img[0] - img[1])
+        long = np.linalg.norm(img[1] - img[2])
+        if short < 10:
+            return None
+        height = round(CARD_W * long / short)
+        # the card upright at CARD_W wide, with PAD px of slack all round
+        dst = np.array([[PAD, PAD], [PAD + CARD_W, PAD], [PAD + CARD_W, PAD + height],
+                        [PAD, PAD + height]], np.float32)
+        m = cv2.getPerspectiveTransform(img.astype(np.float32), dst)
+        up = cv2.warpPerspective(frame, m, (CARD_W + 2 * PAD, height + 2 * PAD),
+                                 flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        return up, height
+
+    def _margin(self, pool: list[int], scores: np.ndarray) -> tuple[int, float]:
+        """The pick among ``pool`` (best first) and its lead over every rival, as a share of how
+        far apart the two cards' faces are; near twins are judged where they differ."""
+        alike = self.matcher.alike
+        for _ in range(2):
+            a = pool[0]
+            rivals = [k for k in pool if k != a]
+            if not rivals:
+                return a, 1.0
+            leads = (scores[a] - scores[rivals]) / np.maximum(1.0 - alike[a, rivals], 0.05)
+            # near twins always duel: their faces are too alike for the lead over the whole face
+            # to mean much (0.01 of correlation is noise, yet a large share of their distance)
+            weak = [(r, float(lead)) for r, lead in zip(rivals, leads, strict=True)
+                    if lead < SURE_MARGIN or alike[a, r] >= CLOSE_TWIN]
+            if not weak or any(alike[a, r] < TWIN for r, _ in weak):
+                return a, float(leads.min())
+            # the closest twins must win twice as clearly; faces that differ only in a small pip
+            # (a club and a spade court of one figure) are never told apart from the view alone
+            duels = [(r, 0.0 if alike[a, r] >= SAME_FACE else
+                      self.matcher.duel(a, r) / (2.0 if alike[a, r] >= CLOSE_TWIN else 1.0))
+                     for r, _ in weak]
+            loser = min(duels, key=lambda d: d[1])
+            if loser[1] <= -SURE_MARGIN:  # the twin is clearly the card: judge from its side
+                pool = [loser[0]] + [k for k in pool if k != loser[0]]
+                continue
+            others = [float(lead) for r, lead in zip(rivals, leads, strict=True)
+                      if r not in {w for w, _ in weak}]
+            return a, min([d for _, d in duels] + others)
+        return pool[0], 0.0
+
+    def _read(self, frame: np.ndarray, rect: tuple, covering: bool = False) -> TableEvent | None:
+        event = self._read_with(frame, rect, None)
+        if (isinstance(event, Placed) and event.card == UNKNOWN and event.flag is None
+                and not covering and self.candidates is not None):
+            # Unsure among all hands: a card lying on its own in front of a seat was played by
+            # that seat, so its hand alone may settle it (two near-identical faces in two hands).
+            (cx, cy) = rect[0]
+            zone = seat_of((cx - MARGIN) / PLANE, (cy - MARGIN) / PLANE, self.seats)
+            if zone is not None and self.candidates.get(zone):
+                again = self._read_with(frame, rect, zone)
+                if isinstance(again, Placed) and again.card != UNKNOWN:
+                    return again
+        return event
+
+    def _read_with(self, frame: np.ndarray, rect: tuple, only: int | None) -> TableEvent | None:
+        got = self._upright(frame, rect)
+        if got is None:
+            return None
+        up, height = got
+        if self.debug is not None:
+            self.debug.append((self.frame_no, rect, up))
+        scores = self.matcher.scores(up, height)
+        codes = self.matcher.codes
+        (cx, cy) = rect[0]
+        zone = seat_of((cx - MARGIN) / PLANE, (cy - MARGIN) / PLANE, self.seats)
+        order = np.argsort(-scores)
+        top = float(scores[order[0]])
+        if top < FLOOR:
+            return None  # a back, an object: not a face at all
+        allowed = None
+        if self.candidates is not None:
+            allowed = {c for s, cs in self.candidates.items() if only is None or s == only
+                       for c in cs}
+        pool = [k for k in order if allowed is None or codes[k] in allowed]
+        ranked = [(codes[k], round(float(scores[k]), 3)) for k in pool[:5]]
+        seat = zone if zone is not None else 0
+        if not pool:
+            return Placed(self.frame_no, seat, UNKNOWN, 0.0, candidates=ranked,
+                          flag="no candidates left for any seat")
+        pick, margin = self._margin(pool, scores)
+        best = float(scores[pick])
+        card = codes[pick]
+        pool = [pick] + [k for k in pool if k != pick]
+        ranked = [(codes[k], round(float(scores[k]), 3)) for k in pool[:5]]
+        flag = None
+        if allowed is not None:
+            owner = [s for s, cs in self.candidates.items() if card in cs]
+            if owner:
+                seat = owner[0]
+            # a card in no hand that the view is clearly more like: the candidates are wrong
+            k_top = int(order[0])
+            alike = float(self.matcher.alike[k_top, pick])
+            outside = (self.matcher.duel(k_top, pick) if alike >= TWIN and k_top != pick
+                       else (top - best) / max(1.0 - alike, 0.05))
+            if codes[k_top] not in allowed and outside > OUTSIDE_LEAD:
+                return Placed(self.frame_no, seat, UNKNOWN, min(UNSURE_CAP, _confidence(margin)),
+                              candidates=ranked, flag="looks like a card no seat holds")
+        if best < MIN_SCORE:
+            return Placed(self.frame_no, seat, UNKNOWN, 0.0, candidates=ranked,
+                          flag="not a known card face")
+        if margin < SURE_MARGIN:
+            return Placed(self.frame_no, seat, UNKNOWN, min(UNSURE_CAP, _confidence(margin)),
+                          candidates=ranked)
+        if zone is None:
+            return Flag(self.frame_no, "card outside any seat zone", card)
+        return Placed(self.frame_no, seat, card, _confidence(margin), flag=flag)
+
+
+def read_frames(source: Iterable[np.ndarray], reader: TableReader) -> Iterator[TableEvent]:
+    for frame in source:
+        yield from reader.feed(frame)
+    yield from reader.finish()
+
+
+def read_table_video(path: Path, profile: DeckProfile, calibration: Calibration | None = None,
+                     seats: int = 2, candidates: dict[int, list[str]] | None = None
+                     ) -> Iterator[TableEvent]:
+    from vision.reader import frames
+
+    reader = TableReader(profile, calibration, seats)
+    if candidates is not None:
+        reader.set_candidates(candidates)
+    yield from read_frames(frames(Path(path), reuse_buffer=True), reader)
