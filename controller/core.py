@@ -35,6 +35,7 @@ from engine.events import Event
 from engine.game import Game
 from engine.registry import game_class
 from engine.view import TableView, current_trick, event_label, table_view
+from vision.cards import ReaderFlag
 
 log = logging.getLogger("cardtable.controller")
 
@@ -403,7 +404,7 @@ class _Work:
 
     def on_shoe(self, inp: ShoeCard) -> None:
         g = self.game
-        if inp.flag == "obstruction":
+        if inp.flag == ReaderFlag.OBSTRUCTION:
             self.alert("shoe-obstruction", "something that is not a card is in the shoe window",
                        level="info")
             return

@@ -181,7 +181,7 @@ def test_two_cards_at_once_from_one_seat(anglo, tmp_path):
     path = _scripted(tmp_path, "anglo", [(10, []), (12, cards)])
     placed = [e for e in _feed(TableReader(profile, None, 2, faces), path)]
     assert sorted(e.card for e in placed) == ["8C", "KH"]
-    assert all(e.seat == 0 and e.flag == "two cards at once from seat 0" for e in placed)
+    assert all(e.seat == 0 and e.flag == "two cards at once from one seat" for e in placed)
 
 
 @pytest.mark.xfail(reason="open: a card put down while the camera was off is not read after it is back", strict=False)

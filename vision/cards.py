@@ -7,6 +7,7 @@ readers work in plain code strings; ``??`` is the code of a card that could not 
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import get_args
 
 from engine import cards as _engine
@@ -17,6 +18,29 @@ JOKERS = tuple(c.code for c in _engine.ALL_CARDS[36:])
 UNKNOWN = "??"
 
 COMPOSITIONS: tuple[str, ...] = get_args(_engine.Composition)
+
+
+class ReaderFlag(StrEnum):
+    """Why a reader's event is flagged: the one list both readers and the controller use.
+
+    The values are the words the JSON lines and the alerts show; compare with the members."""
+
+    # shoe reader
+    OBSTRUCTION = "obstruction"
+    INDEX_NOT_SEEN = "index not seen"
+    UNKNOWN_FACE = "not a known card face"
+    GEOMETRY_CHANGED = "shoe geometry changed, teach again or recalibrate"
+    # table reader
+    TWO_AT_ONCE = "two cards at once from one seat"
+    REMOVED_EARLY = "removed before the trick was complete"
+    PARTLY_TAKEN = "only some of the cards were taken"
+    NO_CANDIDATES = "no candidates left for any seat"
+    HELD_BY_NONE = "looks like a card no seat holds"
+    OUTSIDE_ZONES = "card outside any seat zone"
+    CAMERA_MOVED = "camera moved: reading paused until the markers are back in place"
+    CAMERA_BACK = "camera back in place: reading again"
+    BLACK_FRAME = "black frame: the camera sees nothing"
+    GLARE = "glare: the frame is blown out"
 
 
 def all_codes() -> tuple[str, ...]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from vision.cards import UNKNOWN
+from vision.cards import UNKNOWN, ReaderFlag
 from vision.footage import FACE_DOWN, OBJECT, Truth
 from vision.reader import CardEvent
 
@@ -82,7 +82,7 @@ def score(events: list[CardEvent], truth: Truth, taught: set[str] | None = None)
             continue
         e = pending[match]
         if foreign:
-            if e.card == UNKNOWN and e.flag == "not a known card face":
+            if e.card == UNKNOWN and e.flag == ReaderFlag.UNKNOWN_FACE:
                 s.rejected += 1
             elif e.card == UNKNOWN:
                 s.foreign_unsure += 1

@@ -19,7 +19,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.cards import UNKNOWN
+from vision.cards import UNKNOWN, ReaderFlag
 from vision.geometry import STRIP_IN, Normaliser
 from vision.locate import Geometry, locate
 from vision.profile import DeckProfile
@@ -55,7 +55,7 @@ RESIDUAL_BORDER = 2  # px at the window's rim left out (the leading edge blurs i
 SIDE_TOLERANCE = 14  # canonical px
 BAD_CARDS = 3  # cards in a row that did not fit the geometry before the reader says so
 MISFIT_FRAMES = 12  # frames showing something bright that is not a card where one should be
-GEOMETRY_CHANGED = "shoe geometry changed, teach again or recalibrate"
+GEOMETRY_CHANGED = ReaderFlag.GEOMETRY_CHANGED
 # The same shoe set up again sits a little differently: the reader tries the templates at these
 # scales and turns over its first looks and keeps the one that fits best.
 POSES = [(k, d) for k in (0.94, 0.97, 1.0, 1.03, 1.06) for d in (-1.0, 0.0, 1.0)]
@@ -234,7 +234,7 @@ class ShoeReader:
         self._odd_frames += 1
         if self._odd_frames >= 2 and not self._obstruction_reported:
             self._obstruction_reported = True
-            return [CardEvent(self.frame_no, UNKNOWN, 0.0, [], flag="obstruction")]
+            return [CardEvent(self.frame_no, UNKNOWN, 0.0, [], flag=ReaderFlag.OBSTRUCTION)]
         return []
 
     def _prepare(self, width: int) -> None:
@@ -366,7 +366,7 @@ class ShoeReader:
             if not final:
                 return None
             track.done = True
-            return CardEvent(self.frame_no, UNKNOWN, 0.0, [], flag="index not seen")
+            return CardEvent(self.frame_no, UNKNOWN, 0.0, [], flag=ReaderFlag.INDEX_NOT_SEEN)
         # A look spoiled by glare or a mislocated edge matches nothing; let the good looks speak.
         looks_all = list(zip(track.observations, track.residuals, strict=True))
         good_looks = [x for x in looks_all if np.nanmax(x[0][1]) >= MIN_SCORE] or looks_all
@@ -405,7 +405,7 @@ class ShoeReader:
         candidates = [(self.codes[i], round(float(mean[i]), 3)) for i in order[:3]
                       if np.isfinite(mean[i])]
         if not sure:
-            flag = "not a known card face" if not known else None
+            flag = ReaderFlag.UNKNOWN_FACE if not known else None
             # Named cards are always at 0.9 or above; an unsure answer stays below that.
             return CardEvent(self.frame_no, UNKNOWN, min(confidence_of(lead), UNSURE_CAP), candidates,
                              flag=flag)

@@ -25,7 +25,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.cards import UNKNOWN
+from vision.cards import UNKNOWN, ReaderFlag
 from vision.profile import DeckProfile
 from vision.table.calibrate import (
     MARGIN,
@@ -278,15 +278,14 @@ class TableReader:
             ok = self._watch.look(frame)
             if not ok and not self._paused:
                 self._paused = True
-                events.append(Flag(self.frame_no, "camera moved: reading paused until the "
-                                                  "markers are back in place"))
+                events.append(Flag(self.frame_no, ReaderFlag.CAMERA_MOVED))
             elif ok and self._paused and all(n == 0 for n in self._watch.missing.values()):
                 # back where it was: compare with the scene as it was before the knock, so cards
                 # put down meanwhile are read now
                 self._paused = False
                 self._prev = None
                 self._still[:] = 0
-                events.append(Flag(self.frame_no, "camera back in place: reading again"))
+                events.append(Flag(self.frame_no, ReaderFlag.CAMERA_BACK))
         if self._paused:
             return events
         events += self._step(frame, plane, gray)
@@ -325,9 +324,9 @@ class TableReader:
     def _bad(self, gray: np.ndarray) -> str | None:
         mean = float(gray.mean())
         if mean < DARK:
-            return "black frame: the camera sees nothing"
+            return ReaderFlag.BLACK_FRAME
         if float((gray > 245).mean()) > GLARE:
-            return "glare: the frame is blown out"
+            return ReaderFlag.GLARE
         return None
 
     # -- per frame ------------------------------------------------------------------------------
@@ -448,7 +447,7 @@ class TableReader:
         seats = [e.seat for e in placed_now]
         for e in placed_now:
             if seats.count(e.seat) > 1:
-                e.flag = e.flag or f"two cards at once from seat {e.seat}"
+                e.flag = e.flag or ReaderFlag.TWO_AT_ONCE
         return events
 
     def _blockers(self, plane: np.ndarray, other: np.ndarray, card_area: float,
@@ -553,9 +552,9 @@ class TableReader:
             return []
         flag = None
         if self.trick_complete is not None and not self.trick_complete(before):
-            flag = "removed before the trick was complete"
+            flag = ReaderFlag.REMOVED_EARLY
         elif self.on_table and self.trick_complete is None:
-            flag = "only some of the cards were taken"
+            flag = ReaderFlag.PARTLY_TAKEN
         return [Removed(self.frame_no, cards, flag)]
 
     # -- reading one card -------------------------------------------------------------------------
@@ -648,7 +647,7 @@ class TableReader:
         seat = zone if zone is not None else 0
         if not pool:
             return Placed(self.frame_no, seat, UNKNOWN, 0.0, candidates=ranked,
-                          flag="no candidates left for any seat")
+                          flag=ReaderFlag.NO_CANDIDATES)
         pick, margin = self._margin(pool, scores)
         best = float(scores[pick])
         card = codes[pick]
@@ -666,15 +665,15 @@ class TableReader:
                        else (top - best) / max(1.0 - alike, 0.05))
             if codes[k_top] not in allowed and outside > OUTSIDE_LEAD:
                 return Placed(self.frame_no, seat, UNKNOWN, min(UNSURE_CAP, _confidence(margin)),
-                              candidates=ranked, flag="looks like a card no seat holds")
+                              candidates=ranked, flag=ReaderFlag.HELD_BY_NONE)
         if best < MIN_SCORE:
             return Placed(self.frame_no, seat, UNKNOWN, 0.0, candidates=ranked,
-                          flag="not a known card face")
+                          flag=ReaderFlag.UNKNOWN_FACE)
         if margin < SURE_MARGIN:
             return Placed(self.frame_no, seat, UNKNOWN, min(UNSURE_CAP, _confidence(margin)),
                           candidates=ranked)
         if zone is None:
-            return Flag(self.frame_no, "card outside any seat zone", card)
+            return Flag(self.frame_no, ReaderFlag.OUTSIDE_ZONES, card)
         return Placed(self.frame_no, seat, card, _confidence(margin), flag=flag)
 
 
