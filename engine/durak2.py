@@ -41,7 +41,7 @@ from engine.errors import (
     OutOfTurnError,
     UnknownCardError,
 )
-from engine.events import SHOE, UNDO, CardEvents, Event, card_event
+from engine.events import SHOE, CardEvents, Event
 from engine.game import Game, fold, judge
 from engine.scoresheet import (
     CLAIMED,
@@ -109,19 +109,16 @@ def _beaters(trump: int, a: int) -> int:
 BEATERS = tuple(tuple(_beaters(t, a) for a in range(36)) for t in range(4))
 
 SEATS = (0, 1)
-SHOE_EV = tuple(card_event(SHOE, None, c) for c in CARDS)
-PLAY_EV = tuple(tuple(card_event("play", s, c) for c in CARDS) for s in SEATS)
-TRANSFER_EV = tuple(tuple(card_event("transfer", s, c) for c in CARDS) for s in SEATS)
 BEAT_EV = tuple(
     tuple(tuple(Event("beat", s, (d, a)) for a in CARDS) for d in CARDS) for s in SEATS
 )
 TAKE_EV = tuple(Event("take", s) for s in SEATS)
 DONE_EV = tuple(Event("done", s) for s in SEATS)
 FOUL_EV = tuple(Event("foul", s) for s in SEATS)
-UNDO_EV = Event(UNDO)
+
 
 # Every listed event is interned with its shared legal verdict (engine.verdict): judging a legal
-# play allocates nothing. The card events come from card_event, which shares theirs.
+# play allocates nothing. The card events (CardEvents below) are card_event's, which shares theirs.
 def _share(events: Any) -> None:
     if isinstance(events, Event):
         share_legal_verdict(events)

@@ -308,10 +308,7 @@ class Game(ABC):
     @property
     def outcome(self) -> Outcome:
         """The typed result so far: finished, the winning seat or side, totals, the reason."""
-        sheet = self.score_sheet()
-        winner = sheet.winner if self.is_over and sheet.winner is not None and sheet.winner >= 0 else None
-        return Outcome(finished=bool(self.is_over), winner=winner, totals=list(sheet.totals),
-                       reason=sheet.result)
+        return Outcome.of(bool(self.is_over), self.score_sheet())
 
     def table_view(self) -> TableView:
         """The one typed public view of the table (no hands): what displays read."""

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from pydantic import BaseModel, Field
+
+if TYPE_CHECKING:
+    from engine.scoresheet import ScoreSheet
 
 
 class Outcome(BaseModel):
@@ -10,3 +15,9 @@ class Outcome(BaseModel):
     winner: int | None = None  # a seat (two-player games) or a side (pair games); None: none yet or a draw
     totals: list[int] = Field(default_factory=list)
     reason: str = ""
+
+    @classmethod
+    def of(cls, finished: bool, sheet: ScoreSheet) -> Outcome:
+        """The outcome a score sheet states (a winner only once the game is finished)."""
+        winner = sheet.winner if finished and sheet.winner is not None and sheet.winner >= 0 else None
+        return cls(finished=finished, winner=winner, totals=list(sheet.totals), reason=sheet.result)

@@ -18,7 +18,6 @@ from engine.cards import card, is_card_code
 from engine.events import Event
 from engine.game import Game
 from engine.outcome import Outcome
-from engine.scoresheet import ScoreSheet
 
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 
@@ -178,12 +177,6 @@ _COMMON = {"game", "to_act", "expects_shoe", "over", "phase", "deal", "dealer", 
            "fouls", "totals", "scores", "winner", "result"}
 
 
-def _outcome(game: Game, sheet: ScoreSheet) -> Outcome:
-    winner = sheet.winner if sheet.winner is not None and sheet.winner >= 0 else None
-    return Outcome(finished=bool(game.is_over), winner=winner if game.is_over else None,
-                   totals=list(sheet.totals), reason=sheet.result)
-
-
 def outcome(game: Game) -> Outcome:
     """The typed result of a game (so far): ``game.outcome``."""
     return game.outcome
@@ -221,7 +214,7 @@ def table_view(game: Game) -> TableView:
             event=str(last.event), legal=last.legal, rule=last.rule, message=last.message),
         deals=[DealLine(number=x.number, points=list(x.points)) for x in sheet.deals],
         totals=list(sheet.totals),
-        outcome=_outcome(game, sheet),
+        outcome=Outcome.of(bool(game.is_over), sheet),  # the sheet is at hand: not game.outcome
         events=len(game.raw_log),
         extra={k: v for k, v in d.items() if k not in _COMMON and k != "open_hand"},
     )
