@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from _shape import assert_verdict_shared
 
 from engine import verdict
 from engine.errors import EngineError
@@ -31,12 +32,7 @@ def test_a_random_game_keeps_the_shape(options: dict) -> None:
             continue
         e = actions[rng.randrange(len(actions))]
         if e.kind != "undo":
-            # a listed event is interned: judging it returns its one shared verdict …
-            assert g.judge(e) is g.judge(e) and g.judge(e).legal
-            # … while an equal event read from text gets a verdict of its own, cached nowhere
-            copy = Event.parse(str(e))
-            assert g.judge(copy) == verdict.Verdict(copy) and g.judge(copy) is not g.judge(copy)
-            assert getattr(verdict.SHARED_VERDICTS.get(id(copy)), "event", None) is not copy
+            assert_verdict_shared(g, e)
         g.apply(e)
         seat = g.to_act()
         if g.phase == PH_PLAY and seat is not None and g.table and rng.random() < 0.2:
