@@ -52,7 +52,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "files one by one below)")
     p.add_argument("--shoe", type=Path, help="shoe camera clip (SHOE.times.json beside it, if "
                    "present, gives each frame's time)")
-    p.add_argument("--table", type=Path, help="table camera clip")
+    p.add_argument("--table", type=Path, help="table camera clip (TABLE.times.json beside it, if "
+                   "present, gives each frame's time; the seat zones are the game's)")
     p.add_argument("--buttons", type=Path, help="BUTTONS.jsonl: {\"t\", \"seat\", \"button\"} lines "
                    "(and table events, see docs/table.md)")
     p.add_argument("--deck", help="deck profile name (cardtable deck list) or a profile .json file")
@@ -61,6 +62,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print the score sheet as JSON")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=True,
                    help="progress bar on stderr")
+    p.add_argument("--db", type=Path, help="keep the replay's table log in this SQLite file "
+                   "(default: thrown away); `cardtable status --db` and `history` read it")
     p.set_defaults(func=cmd_replay)
 
 
@@ -79,54 +82,86 @@ def _replay_bundle(args: argparse.Namespace) -> Bundle:
         return load_bundle(args.bundle)
     if args.shoe is None or args.game is None or args.deck is None:
         raise BundleError("give a recorded session folder, or --shoe, --game and --deck")
-    if args.table is not None:
-        raise BundleError("reading a table camera clip is not built yet; give the table's "
-                          "placed/removed events in --buttons (docs/table.md)")
     try:
         cls = game_class(args.game)
         options = cls(dict(parse_option(o) for o in args.option)).settings.changed()
+        seats = cls(options).num_seats
     except EngineError as exc:
         raise BundleError(str(exc)) from None
-    if not args.shoe.is_file():
-        raise BundleError(f"no such video: {args.shoe}")
-    times_path = args.shoe.with_suffix(".times.json")
-    times: list[float] = []
+    if args.table is not None and seats not in (2, 4):
+        raise BundleError(f"the table camera reads two- and four-seat games; {args.game} has {seats}")
+    folder = Path(tempfile.mkdtemp(prefix="cardtable-replay-"))
+    times = _loose_clip(args.shoe, folder / "shoe.mp4")
+    table_times = _loose_clip(args.table, folder / "table.mp4") if args.table is not None else []
+    bundle = Bundle(path=folder, game=args.game, options=options, names=[], shoe_cards=[],
+                    events=[], inputs=load_inputs(args.buttons) if args.buttons else [],
+                    times=times, table_times=table_times,
+                    table_meta={"seats": seats, "empty_frames": [0]} if table_times else {})
+    deck = Path(args.deck)
+    if deck.suffix == ".json" and deck.is_file():
+        (folder / "deck.json").symlink_to(deck.resolve())
+        faces = deck.with_suffix(".table.npz")
+        if args.table is not None and faces.is_file():
+            (folder / "deck.table.npz").symlink_to(faces.resolve())
+    else:
+        from vision.profile import load_profile, save_profile  # noqa: F401 - validates the name
+
+        (folder / "deck.json").write_text(load_profile(args.deck).model_dump_json(), encoding="utf-8")
+    if args.table is not None and not (folder / "deck.table.npz").exists():
+        from controller.footage import save_table_faces
+        from vision.table.faces import FacesError, load_faces
+
+        try:
+            save_table_faces(folder / "deck.table.npz", load_faces(bundle.profile()))
+        except FacesError as exc:
+            raise BundleError(str(exc)) from None
+    return bundle
+
+
+def _loose_clip(clip: Path, link: Path) -> list[float]:
+    """A clip given on the command line, linked into the replay's folder: its frame times from
+    CLIP.times.json beside it, else one frame every 1/30 s."""
+    from vision.reader import VideoError, frame_count
+
+    if not clip.is_file():
+        raise BundleError(f"no such video: {clip}")
+    times_path = clip.with_suffix(".times.json")
     if times_path.is_file():
         try:
             times = [float(t) for t in json.loads(times_path.read_text(encoding="utf-8"))]
         except (ValueError, TypeError) as exc:
             raise BundleError(f"{times_path}: not a JSON list of frame times ({exc})") from None
-    folder = Path(tempfile.mkdtemp(prefix="cardtable-replay-"))
-    (folder / "shoe.mp4").symlink_to(args.shoe.resolve())
-    bundle = Bundle(path=folder, game=args.game, options=options, names=[], shoe_cards=[],
-                    events=[], inputs=load_inputs(args.buttons) if args.buttons else [],
-                    times=times)
-    deck = Path(args.deck)
-    if deck.suffix == ".json" and deck.is_file():
-        (folder / "deck.json").symlink_to(deck.resolve())
     else:
-        from vision.profile import load_profile, save_profile  # noqa: F401 - validates the name
-
-        (folder / "deck.json").write_text(load_profile(args.deck).model_dump_json(), encoding="utf-8")
-    return bundle
+        try:
+            times = [n / 30.0 for n in range(frame_count(clip))]
+        except VideoError as exc:
+            raise BundleError(str(exc)) from None
+    link.symlink_to(clip.resolve())
+    return times
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
     from cardtable.engine_commands import print_sheet
     from controller.core import Controller
-    from controller.log import GameLog
+    from controller.log import GameLog, LogError
     from controller.table import SimulatedTable
     from vision.profile import ProfileError
     from vision.reader import VideoError
 
     try:
         bundle = _replay_bundle(args)
-        profile_check = bundle.profile()
-        del profile_check
+        bundle.profile()
+        if bundle.table is not None:
+            bundle.faces()
     except (BundleError, ProfileError) as exc:
         return _error(str(exc))
+    if args.db is not None and args.db.exists():
+        return _error(f"{args.db} exists; the replay's log goes to a new file")
     with tempfile.TemporaryDirectory(prefix="cardtable-replay-db-") as tmp:
-        controller = Controller(GameLog(Path(tmp) / "replay.sqlite"))
+        try:
+            controller = Controller(GameLog(args.db or Path(tmp) / "replay.sqlite"))
+        except (OSError, LogError) as exc:
+            return _error(f"cannot write the replay's log {args.db}: {exc}")
         bar = None
         if args.progress:
             from tqdm import tqdm
@@ -134,10 +169,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
             from vision.reader import frame_count
 
             with contextlib.suppress(VideoError):
-                bar = tqdm(total=frame_count(bundle.shoe) or None, unit="frame", desc="replaying",
+                total = frame_count(bundle.shoe) + len(bundle.table_times)
+                bar = tqdm(total=total or None, unit="frame", desc="replaying",
                            leave=False, file=sys.stderr)
         table = SimulatedTable(controller, bundle, speed=0,
-                               on_frame=(bar.update if bar is not None else None))
+                               progress=(bar.update if bar is not None else None))
         try:
             table.play(resume=False)
         except VideoError as exc:
@@ -229,6 +265,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     try:
         bundle = load_bundle(args.bundle or DEFAULT_BUNDLE)
         bundle.profile()
+        if bundle.table is not None:
+            bundle.faces()
         if frame_count(bundle.shoe) == 0:
             raise VideoError(f"video {bundle.shoe} has no frames")
         next(iter(timed_frames(bundle.shoe, bundle.times)))  # decodes, or says why not

@@ -28,7 +28,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from controller import buttons as vocabulary
-from controller.inputs import Admin, Button, Placed, Removed, ShoeCard
+from controller.inputs import Admin, Button, CameraNote, Placed, Removed, ShoeCard
 from controller.log import GameLog, LogError, NewEntry
 from engine.errors import EngineError
 from engine.events import Event
@@ -40,7 +40,7 @@ from vision.cards import ReaderFlag
 log = logging.getLogger("cardtable.controller")
 
 MAX_ALERTS = 8
-AnyInput = ShoeCard | Placed | Removed | Button | Admin
+AnyInput = ShoeCard | Placed | Removed | CameraNote | Button | Admin
 
 
 @dataclass
@@ -396,7 +396,9 @@ class _Work:
         elif isinstance(inp, Placed):
             self.on_placed(inp)
         elif isinstance(inp, Removed):
-            self.on_removed()
+            self.on_removed(inp)
+        elif isinstance(inp, CameraNote):
+            self.on_camera(inp)
         elif isinstance(inp, Button):
             self.on_button(inp)
         else:
@@ -476,11 +478,25 @@ class _Work:
         event = options[0] if options else vocabulary.illegal_play(self.game, seat, card, covers)
         self.record(event)
 
-    def on_removed(self) -> None:
+    def on_removed(self, inp: Removed) -> None:
         trick = table_view(self.game).trick
-        if trick:
+        in_play = {c for t in trick for c in (t.card, t.covered_by) if c}
+        named = [c for c in inp.cards if c != "??"]
+        if named and len(named) == len(inp.cards):
+            early = [c for c in named if c in in_play]
+            if early:  # a card taken back after «Отмена» is not in play any more
+                self.alert("trick-not-complete", f"{', '.join(early)} left the table, but "
+                           f"{'it is' if len(early) == 1 else 'they are'} still in play")
+        elif trick:
             self.alert("trick-not-complete",
                        f"cards were gathered, but {len(trick)} card(s) of the trick are still in play")
+
+    def on_camera(self, inp: CameraNote) -> None:
+        """Shown to the organiser and logged; nothing in the game changes."""
+        back = inp.flag == ReaderFlag.CAMERA_BACK
+        where = {"shoe": "shoe camera", "table": "table camera"}[inp.camera]
+        self.alert(f"camera-{inp.camera}", f"{where}: {inp.flag}" + (f" ({inp.card})" if inp.card else ""),
+                   level="info" if back else "warning")
 
     def on_button(self, inp: Button) -> None:
         g = self.game

@@ -44,13 +44,19 @@ from vision.footage import FACE_DOWN, FPS, make_clip
 from vision.profile import DeckProfile, ProfileError
 from vision.reader import VideoError, frame_count
 from vision.reader import frames as video_frames
+from vision.table.faces import FACES_VERSION, Faces, build_faces
+from vision.table.timeline import CameraLog, SessionCamera
 from vision.teach import teach_from_video
 
 BUNDLES = Path(__file__).parent / "data"
 DEFAULT_BUNDLE = BUNDLES / "belot2"
 
 # How long simulated players take (seconds).
-PACE = {"play": 1.4, "beat": 1.4, "button": 1.2, "press_gap": 0.35, "gather": 0.9, "confirm": 2.5}
+PACE = {"play": 1.4, "beat": 1.4, "button": 1.2, "press_gap": 0.35, "gather": 0.9, "confirm": 2.5,
+        # filmed plays: the arm starts this long before the card would have been "placed", and
+        # the next input comes this long after the card lies uncovered (the reader's decision)
+        "reach": 0.8, "seen": 0.3}
+TABLE_W, TABLE_H = 1280, 720
 
 
 class BundleError(RuntimeError):
@@ -67,10 +73,33 @@ class Bundle:
     events: list[str]
     inputs: list[tuple[float, dict[str, Any]]] = field(default_factory=list)
     times: list[float] = field(default_factory=list)
+    table_times: list[float] = field(default_factory=list)
+    table_meta: dict[str, Any] = field(default_factory=dict)
 
     @property
     def shoe(self) -> Path:
         return self.path / "shoe.mp4"
+
+    @property
+    def table(self) -> Path | None:
+        """The overhead camera's clip, when the session was filmed from above."""
+        return self.path / "table.mp4" if self.table_times else None
+
+    def faces(self) -> Faces:
+        """The table reader's face strips of the bundle's deck (``deck.table.npz`` beside the
+        profile it uses)."""
+        path = self.path / "deck.table.npz"
+        if not path.is_file():
+            path = self.path.parent / "deck.table.npz"
+        codes = [c.code for c in self.profile().cards]
+        try:
+            with np.load(path) as data:
+                if int(data["version"]) != FACES_VERSION or list(data["codes"]) != codes:
+                    raise ValueError("made for another deck or another version")
+                return Faces(codes, data["strips"])
+        except (OSError, ValueError, KeyError) as exc:
+            raise BundleError(f"the table reader's faces of bundle {self.path} ({path}) are "
+                              f"unusable: {exc}") from None
 
     def profile(self) -> DeckProfile:
         """The bundle's own ``deck.json``, else the one its folder's parent shares."""
@@ -88,7 +117,8 @@ class Bundle:
     @property
     def duration(self) -> float:
         last_input = self.inputs[-1][0] if self.inputs else 0.0
-        return max(last_input, self.times[-1] if self.times else 0.0)
+        return max(last_input, self.times[-1] if self.times else 0.0,
+                   self.table_times[-1] if self.table_times else 0.0)
 
 
 def _one_line(exc: Exception) -> str:
@@ -159,26 +189,43 @@ def load_bundle(path: str | Path) -> Bundle:
         game_class(meta.game)(meta.options)
     except EngineError as exc:
         raise BundleError(f"{path / 'game.json'}: {exc}") from None
+    times = _clip_times(path, "shoe")
+    table_times: list[float] = []
+    table_meta: dict[str, Any] = {}
+    if (path / "table.mp4").is_file() or (path / "table.times.json").is_file():
+        for name in ("table.mp4", "table.times.json"):
+            if not (path / name).is_file():
+                raise BundleError(f"{path} has table footage but {name} is missing")
+        table_times = _clip_times(path, "table")
+        raw = json.loads(_read_text(path / "game.json")).get("table")
+        table_meta = raw if isinstance(raw, dict) else {}
+        if table_meta.get("seats") not in (2, 4):
+            raise BundleError(f"{path / 'game.json'}: the table footage needs 'table': "
+                              f"{{'seats': 2 or 4, ...}}")
+    inputs = load_inputs(path / "inputs.jsonl")
+    return Bundle(path=path, game=meta.game, options=meta.options, names=meta.names,
+                  shoe_cards=meta.shoe_cards, events=meta.events,
+                  inputs=inputs, times=times, table_times=table_times, table_meta=table_meta)
+
+
+def _clip_times(path: Path, camera: str) -> list[float]:
+    """A camera's frame times (``CAMERA.times.json``), checked against its clip's frames."""
+    stamps, clip = path / f"{camera}.times.json", path / f"{camera}.mp4"
     try:
-        times = [float(t) for t in json.loads(_read_text(path / "shoe.times.json"))]
+        times = [float(t) for t in json.loads(_read_text(stamps))]
         if not all(math.isfinite(t) and t >= 0 for t in times):
             raise ValueError("a time is negative or not finite")
         if any(b < a for a, b in itertools.pairwise(times)):
             raise ValueError("the times go backwards")
     except (ValueError, TypeError) as exc:
-        raise BundleError(f"{path / 'shoe.times.json'}: not a list of frame times "
-                          f"({_one_line(exc)})") from None
-    inputs = load_inputs(path / "inputs.jsonl")
+        raise BundleError(f"{stamps}: not a list of frame times ({_one_line(exc)})") from None
     try:
-        frames = frame_count(path / "shoe.mp4")
+        frames = frame_count(clip)
     except VideoError as exc:
         raise BundleError(str(exc)) from None
     if frames and len(times) != frames:
-        raise BundleError(f"{path / 'shoe.times.json'} has {len(times)} frame times but "
-                          f"{path / 'shoe.mp4'} has {frames} frames")
-    return Bundle(path=path, game=meta.game, options=meta.options, names=meta.names,
-                  shoe_cards=meta.shoe_cards, events=meta.events,
-                  inputs=inputs, times=times)
+        raise BundleError(f"{stamps} has {len(times)} frame times but {clip} has {frames} frames")
+    return times
 
 
 def timed_frames(video: Path, times: list[float] | None = None,
@@ -257,24 +304,40 @@ def _illegal_card(game: Game, seat: int, legal: list[Event], rng: random.Random)
 
 def teach_profile(deck_art: str, composition: str = "36", seed: int = 0) -> DeckProfile:
     """A deck profile taught, as a user would, from one synthetic teaching pass."""
+    return teach_deck(deck_art, composition, seed)[0]
+
+
+def teach_deck(deck_art: str, composition: str = "36", seed: int = 0) -> tuple[DeckProfile, Faces]:
+    """A deck taught from one synthetic teaching pass: the shoe reader's profile and, from the
+    same pass, the table reader's face strips (``vision.table.faces``)."""
     from vision.cards import composition as vision_composition
 
     with tempfile.TemporaryDirectory() as teach_dir:
         clip = Path(teach_dir) / "teach.mp4"
         codes = vision_composition(composition)
         make_clip(clip, deck_art, codes, "easy", seed=seed)
-        return teach_from_video(deck_art, clip, codes)
+        profile = teach_from_video(deck_art, clip, codes)
+        return profile, build_faces(profile, clip)
+
+
+def save_table_faces(path: Path, faces: Faces) -> None:
+    """A bundle's face strips, in the sidecar format of ``vision.table.faces``."""
+    np.savez_compressed(path, version=FACES_VERSION, codes=np.array(faces.codes),
+                        strips=faces.strips, stamp=np.array(""))
 
 
 def record_session(out: Path, game_name: str, options: dict[str, Any] | None = None, *,
                    seed: int = 0, deck_art: str = "Атласные", names: list[str] | None = None,
                    mistakes: float = 0.02, face_down: float = 0.01, difficulty: str = "easy",
                    teach_composition: str = "36", profile: DeckProfile | None = None,
-                   progress: bool = False) -> Bundle:
+                   table_camera: bool = True, progress: bool = False) -> Bundle:
     """Play a seeded game with simulated players and record it as a bundle in ``out``.
 
     Without ``profile`` the deck is taught from a teaching pass of ``deck_art`` and saved as the
-    bundle's ``deck.json``; with one, the bundle uses the ``deck.json`` beside its folder."""
+    bundle's ``deck.json`` and ``deck.table.npz``; with one, the bundle uses those beside its
+    folder. With ``table_camera`` (and two or four seats) the overhead camera films every card put
+    down, taken back and gathered (``table.mp4``, ``table.times.json``) and those moves are left
+    out of ``inputs.jsonl``: the table reader finds them in the footage, as at a real table."""
     out.mkdir(parents=True, exist_ok=True)
     rng = random.Random(seed)
     game = game_class(game_name)(options or {})
@@ -294,8 +357,16 @@ def record_session(out: Path, game_name: str, options: dict[str, Any] | None = N
         inputs.append({"t": round(t, 3), **obj})
 
     if profile is None:
-        (out / "deck.json").write_text(teach_profile(deck_art, teach_composition, seed + 999)
-                                       .model_dump_json(), encoding="utf-8")
+        taught, faces = teach_deck(deck_art, teach_composition, seed + 999)
+        (out / "deck.json").write_text(taught.model_dump_json(), encoding="utf-8")
+        save_table_faces(out / "deck.table.npz", faces)
+    for stale in ("table.mp4", "table.times.json"):
+        (out / stale).unlink(missing_ok=True)
+    camera: SessionCamera | None = None
+    if table_camera and game.num_seats in (2, 4):
+        camera = SessionCamera(_Encoder(out / "table.mp4", (TABLE_W, TABLE_H)), deck_art,
+                               game.num_seats, seed=seed + 7, difficulty=difficulty,
+                               layout="durak" if game_name.startswith("durak") else "tricks")
 
     while not game.is_over:
         if game.expects_shoe:
@@ -337,15 +408,21 @@ def record_session(out: Path, game_name: str, options: dict[str, Any] | None = N
             except EngineError:
                 pass  # the engine refuses that card outright: the player plays properly
         trick_before = table_view(game).trick
+        undone = game.verdicts[-1].event if event.kind == "undo" else None
         if event.kind in vocabulary.PLAY_KINDS:
             assert event.seat is not None
             obj: dict[str, Any] = {"kind": "placed", "seat": event.seat, "card": event.cards[0].code}
             ways = vocabulary.plays_of(game, event.seat, event.cards[0].code)
             if event.kind == "beat":
                 obj["covers"] = event.cards[1].code
-            elif len(ways) > 1:
+            if camera is not None:  # filmed: the reader decides a moment after the card rests
+                t = camera.place(t + PACE["play"] - PACE["reach"], event.seat, obj["card"],
+                                 obj.get("covers")) + PACE["seen"]
+                obj = {}
+            if len(ways) > 1:
                 # a joker's mode is chosen on the panel after the card is down
-                emit(PACE["play"], obj)
+                if obj:
+                    emit(PACE["play"], obj)
                 k = ways.index(event)
                 for _ in range(k + 1):
                     emit(PACE["press_gap"], {"seat": event.seat, "button": "bid_up"})
@@ -360,10 +437,19 @@ def record_session(out: Path, game_name: str, options: dict[str, Any] | None = N
             game.record(event)
         except EngineError as exc:  # a simulated player must never do the impossible
             raise RuntimeError(f"simulated player made an impossible move {event}: {exc}") from exc
-        if trick_before and not table_view(game).trick and event.kind in vocabulary.PLAY_KINDS:
+        if camera is not None:
+            if undone is not None and undone.seat is not None and undone.cards:
+                t = camera.take_back(t + PACE["gather"], undone.seat, undone.cards[0].code)
+            elif trick_before and not table_view(game).trick:
+                taker = game.to_act()
+                t = camera.gather(t + PACE["gather"], taker if taker is not None else event.seat or 0)
+        elif trick_before and not table_view(game).trick and event.kind in vocabulary.PLAY_KINDS:
             emit(PACE["gather"], {"kind": "removed"})
     if encoder is not None:
         encoder.close()
+    filmed: CameraLog | None = camera.close() if camera is not None else None
+    if filmed is not None:
+        (out / "table.times.json").write_text(json.dumps(filmed.times), encoding="utf-8")
     shutil.rmtree(tmp, ignore_errors=True)
     (out / "shoe.times.json").write_text(json.dumps(times), encoding="utf-8")
     (out / "inputs.jsonl").write_text(
@@ -372,5 +458,9 @@ def record_session(out: Path, game_name: str, options: dict[str, Any] | None = N
             "seed": seed, "deck_art": deck_art, "difficulty": difficulty,
             "shoe_cards": shoe_cards, "readable_frames": readable, "events": [str(e) for e in game.raw_log],
             "totals": game.score_sheet().totals}
+    if filmed is not None:
+        meta["table"] = {"seats": game.num_seats, "corners_px": filmed.corners_px,
+                         "empty_frames": filmed.empty, "placed": filmed.placed,
+                         "removed": filmed.removed}
     (out / "game.json").write_text(json.dumps(meta, ensure_ascii=False, indent=1), encoding="utf-8")
     return load_bundle(out)

@@ -50,9 +50,21 @@ class Placed(_Input):
 
 
 class Removed(_Input):
-    """The table reader saw the cards gathered (a trick taken, a Durak bout ended)."""
+    """The table reader saw cards leave the table: a trick taken, a Durak bout ended, an illegal
+    card taken back (``cards``: which, when the reader could tell; ``??`` for one it could not)."""
 
     kind: Literal["removed"] = "removed"
+    cards: list[CardCode] = Field(default_factory=list, max_length=40)
+
+
+class CameraNote(_Input):
+    """A camera reader's news that is not a card: the table camera knocked or back, a card put
+    down outside every seat zone, two cards at once, a black or blown-out frame."""
+
+    kind: Literal["camera"] = "camera"
+    camera: Literal["shoe", "table"]
+    flag: str = Field(min_length=1, max_length=80)
+    card: CardCode | None = None
 
 
 class Button(_Input):
@@ -73,10 +85,11 @@ class Admin(_Input):
     event: str | None = Field(None, max_length=120)
 
 
-Input = Annotated[ShoeCard | Placed | Removed | Button | Admin, Field(discriminator="kind")]
+Input = Annotated[ShoeCard | Placed | Removed | CameraNote | Button | Admin,
+                  Field(discriminator="kind")]
 INPUT = TypeAdapter(Input)
 
 
-def parse_input(data: object) -> ShoeCard | Placed | Removed | Button | Admin:
+def parse_input(data: object) -> ShoeCard | Placed | Removed | CameraNote | Button | Admin:
     """Validate a JSON-like input; raises pydantic's ValidationError with every problem named."""
     return INPUT.validate_python(data)

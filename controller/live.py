@@ -2,7 +2,8 @@
 
 ``cardtable run --config table.toml`` builds a :class:`LiveTable` from the table config
 (``hardware.config``): the shoe camera's frames go through the same :class:`ShoeLoop` as the
-simulated table's, the seat panels through ``PanelBridge`` + :class:`PanelLink`, the dealer's
+simulated table's, the overhead camera's (``[cameras.table]``) through the same
+:class:`TableLoop`, the seat panels through ``PanelBridge`` + :class:`PanelLink`, the dealer's
 buttons and status LEDs through :class:`DealerLink` on the configured pin factory. Devices that
 stall or vanish are shown on the display (``Controller.set_device``) and picked up again; none of
 them stops the table.
@@ -16,7 +17,7 @@ from typing import Any
 
 from controller.archive import FootageArchive
 from controller.core import Controller
-from controller.table import DealerLink, PanelLink, ShoeLoop
+from controller.table import DealerLink, PanelLink, ShoeLoop, TableLoop
 from vision.profile import DeckProfile
 from vision.reader import ShoeReader
 
@@ -55,7 +56,59 @@ class LiveTable:
                                       daemon=True)
             thread.start()
             self._threads.append(thread)
+        overhead = cfg.cameras.get("table")
+        if overhead is not None:
+            thread = threading.Thread(target=self._table, args=(overhead,), name="table camera",
+                                      daemon=True)
+            thread.start()
+            self._threads.append(thread)
         return self
+
+    def _table(self, cam_cfg: Any) -> None:
+        """The overhead camera: read while the game has two or four seats (the seat zones)."""
+        from pathlib import Path
+
+        from hardware.camera import open_camera
+        from vision.table.calibrate import CalibrationError, load_calibration
+        from vision.table.faces import FacesError, load_faces
+        from vision.table.reader import TableReader
+
+        name = "camera table"
+
+        def on_event(kind: str, detail: str) -> None:
+            self.controller.set_device(name, {"kind": "camera", "state": kind, "detail": detail})
+
+        try:
+            cal = load_calibration(Path(cam_cfg.calibration)) if cam_cfg.calibration else None
+            faces = load_faces(self.profile)
+        except (CalibrationError, FacesError, OSError) as exc:
+            log.error("table camera not started: %s", exc)
+            on_event("error", str(exc))
+            return
+        camera = open_camera(cam_cfg, "table", on_event=on_event)
+        self._cameras.append(camera)
+        loop: TableLoop | None = None
+        try:
+            for n, (t, frame) in enumerate(camera.frames()):
+                if self.stop_event.is_set():
+                    break
+                game = self.controller.game
+                seats = game.num_seats if game is not None else 0
+                if loop is None or loop.reader.seats != seats:
+                    if seats not in (2, 4):
+                        if loop is not None or n == 0:
+                            on_event("idle", f"the table camera reads two- and four-seat games; "
+                                     f"this one has {seats}")
+                        loop = None
+                        continue
+                    loop = TableLoop(self.controller, TableReader(self.profile, cal, seats, faces),
+                                     name=name)
+                loop.frame(t, n, frame)
+        except Exception as exc:  # the camera loop must never take the table down
+            log.exception("table camera loop failed")
+            on_event("error", str(exc))
+        finally:
+            camera.close()
 
     def _shoe(self, cam_cfg: Any) -> None:
         from hardware.camera import open_camera

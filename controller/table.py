@@ -1,15 +1,18 @@
 """The simulated table: plays a recorded session into a controller as the real devices would.
 
-Shoe frames go through the real :class:`vision.reader.ShoeReader`; panel buttons, when
-``panels=True``, are pressed on simulated panel firmware at the far end of real ptys and come back
-through :class:`firmware_bridge.bridge.PanelBridge` (see :class:`PanelLink`); table-camera events
-and the organiser's corrections come from the recording (until the table camera lands). The same
+Shoe frames go through the real :class:`vision.reader.ShoeReader` and the overhead camera's
+through the real :class:`vision.table.reader.TableReader` (which seat put down which card, cards
+gathered); panel buttons, when ``panels=True``, are pressed on simulated panel firmware at the far
+end of real ptys and come back through :class:`firmware_bridge.bridge.PanelBridge` (see
+:class:`PanelLink`); the organiser's corrections come from the recording (and, in a session
+recorded without an overhead camera, the cards played too). The same
 driver replays a session as fast as possible (``cardtable replay``) or in real time
 (``cardtable run``), and resumes a session after a crash from the last input the log holds.
 """
 
 from __future__ import annotations
 
+import heapq
 import logging
 import threading
 import time
@@ -23,8 +26,11 @@ from controller.archive import FootageArchive
 from controller.buttons import PANEL_BUTTONS
 from controller.core import Controller
 from controller.footage import Bundle, timed_frames
-from controller.inputs import Button, ShoeCard, parse_input
+from controller.inputs import Button, CameraNote, ShoeCard, parse_input
+from engine.view import current_trick
+from vision.cards import ReaderFlag, is_card_code
 from vision.reader import CardEvent, ShoeReader
+from vision.table.reader import Flag, Placed, Removed, TableEvent, TableReader
 
 log = logging.getLogger("cardtable.table")
 
@@ -44,20 +50,33 @@ class Step:
     frame: np.ndarray | None = None
     frame_no: int = -1
     obj: dict[str, Any] | None = None
+    camera: str = "shoe"
 
 
-def timeline(bundle: Bundle, start: float = 0.0) -> Iterator[Step]:
-    """Frames and inputs of a session merged in time order (frames first at equal times)."""
-    inputs = [(t, o) for t, o in bundle.inputs if t >= start]
-    i = 0
-    for n, (t, frame) in enumerate(timed_frames(bundle.shoe, bundle.times)):
-        while i < len(inputs) and inputs[i][0] < t:
-            yield Step(inputs[i][0], obj=inputs[i][1])
-            i += 1
-        if t >= start:
-            yield Step(t, frame=frame, frame_no=n)
-    for t, o in inputs[i:]:
-        yield Step(t, obj=o)
+def timeline(bundle: Bundle, start: float = 0.0, table_from: int | None = None) -> Iterator[Step]:
+    """Both cameras' frames and the inputs of a session merged in time order (frames first at
+    equal times, the shoe's before the table's). Inputs and shoe frames start at ``start``, table
+    frames at frame ``table_from`` (default: the first at or after ``start``)."""
+
+    def shoe() -> Iterator[tuple[float, int, int, Step]]:
+        for n, (t, frame) in enumerate(timed_frames(bundle.shoe, bundle.times)):
+            if t >= start:
+                yield t, 0, n, Step(t, frame=frame, frame_no=n)
+
+    def table() -> Iterator[tuple[float, int, int, Step]]:
+        if bundle.table is None:
+            return
+        for n, (t, frame) in enumerate(timed_frames(bundle.table, bundle.table_times)):
+            if (n >= table_from) if table_from is not None else (t >= start):
+                yield t, 1, n, Step(t, frame=frame, frame_no=n, camera="table")
+
+    def inputs() -> Iterator[tuple[float, int, int, Step]]:
+        for k, (t, o) in enumerate(bundle.inputs):
+            if t >= start:
+                yield t, 2, k, Step(t, obj=o)
+
+    for *_key, step in heapq.merge(shoe(), table(), inputs(), key=lambda item: item[:3]):
+        yield step
 
 
 class ShoeLoop:
@@ -118,6 +137,68 @@ class ShoeLoop:
             self.archive.close()
 
 
+class TableLoop:
+    """The overhead camera's frames → the table reader → the controller, for a live camera and
+    the simulated table alike. Before each frame the reader is told the cards still in every
+    hand (its candidates, so it picks among them) whenever the game has moved on, and it asks the
+    game whether cards may leave the table now (a card still in the trick may not). Placed and
+    removed cards are submitted with the camera's own frame number and time; the reader's flags
+    (camera moved, a card outside every seat zone, two cards at once) go to the display as the
+    camera's state."""
+
+    def __init__(self, controller: Controller, reader: TableReader,
+                 name: str = "camera table") -> None:
+        self.controller = controller
+        self.reader = reader
+        self.name = name
+        self.skip: Callable[[TableEvent, float], bool] = lambda _ev, _t: False
+        self._seq = -1
+        reader.set_trick_hook(self._may_gather)
+        controller.set_device(name, {"kind": "camera", "state": "connected", "detail": "overhead"})
+
+    def _may_gather(self, cards: list[str]) -> bool:
+        game = self.controller.game
+        if game is None:
+            return True
+        in_play = {c for tc in current_trick(game) for c in (tc.card, tc.covered_by) if c}
+        return not in_play.intersection(cards)
+
+    def _candidates(self) -> None:
+        ctl = self.controller
+        if ctl.seq == self._seq:
+            return
+        self._seq = ctl.seq
+        game = ctl.game
+        if game is None or game.is_over:
+            self.reader.set_candidates(None)
+            return
+        self.reader.set_candidates({s: ctl.hand(s) for s in range(game.num_seats)})
+
+    def frame(self, t: float, frame_no: int, frame: np.ndarray) -> None:
+        self._candidates()
+        for ev in self.reader.feed(frame):
+            ev.frame = frame_no - (self.reader.frame_no - ev.frame)
+            self.event(ev, t)
+
+    def event(self, ev: TableEvent, t: float) -> None:
+        if self.skip(ev, t):
+            return
+        if isinstance(ev, Flag):
+            state = "connected" if ev.flag == ReaderFlag.CAMERA_BACK else "warning"
+            self.controller.set_device(self.name, {"kind": "camera", "state": state,
+                                                   "detail": str(ev.flag)})
+            card = ev.card if ev.card and (ev.card == "??" or is_card_code(ev.card)) else None
+            self.controller.submit(CameraNote(camera="table", flag=str(ev.flag)[:80], card=card,
+                                              frame=max(ev.frame, 0), t=round(t, 4)))
+            return
+        data = ev.to_input()
+        data["t"] = round(t, 4)
+        if isinstance(ev, Removed):
+            data["cards"] = [c if is_card_code(c) else "??" for c in ev.cards][:40]
+        self.controller.submit(parse_input(data))
+        self._seq = -1  # the hands changed: new candidates before the next frame
+
+
 class SimulatedTable:
     """Drives ``controller`` from ``bundle``. ``speed`` > 0 paces it (1 = real time); 0 = flat out."""
 
@@ -126,14 +207,23 @@ class SimulatedTable:
                  stop: threading.Event | None = None,
                  on_frame: Callable[[], Any] | None = None,
                  archive: FootageArchive | None = None,
-                 dealer: Callable[[str], None] | None = None) -> None:
+                 dealer: Callable[[str], None] | None = None,
+                 progress: Callable[[], Any] | None = None) -> None:
+        """``on_frame`` is called as each shoe frame arrives; ``progress`` after every frame of
+        either camera."""
         self.controller = controller
         self.bundle = bundle
+        self.progress = progress
         self.speed = speed
         self.press = press  # panel presses go here when set (real ptys), else straight in
         self.stop = stop or threading.Event()
         self.shoe = ShoeLoop(controller, ShoeReader(bundle.profile()), archive=archive,
                              dealer=dealer, on_frame=on_frame)
+        self.table: TableLoop | None = None
+        if bundle.table is not None:
+            reader = TableReader(bundle.profile(), None, int(bundle.table_meta["seats"]),
+                                 faces=bundle.faces())
+            self.table = TableLoop(controller, reader)
 
     @property
     def latencies(self) -> list[float]:
@@ -172,10 +262,21 @@ class SimulatedTable:
             # read again after a restart, a little later than the first time
             return start >= 0 and t <= start + REFEED_S and self._dealt_already(ev.card)
 
+        def seen_before(ev: TableEvent, t: float) -> bool:
+            if t <= start:
+                return True  # logged before the crash (or read again from a bare table)
+            if start >= 0 and t <= start + REFEED_S and isinstance(ev, Placed) and ev.card != "??":
+                return ev.card not in self.controller.hand(ev.seat)  # played already
+            return False
+
         self.shoe.skip = logged_before
         self.shoe.deal = self.shoe.current_deal()
+        table_from = None
+        if self.table is not None:
+            self.table.skip = seen_before
+            table_from = self._bare_table_before(feed_from) if start >= 0 else 0
         t0 = time.monotonic() - (max(start, 0.0) / self.speed if self.speed else 0.0)
-        for step in timeline(self.bundle, feed_from):
+        for step in timeline(self.bundle, feed_from, table_from):
             if self.stop.is_set():
                 return
             game = self.controller.game
@@ -185,11 +286,24 @@ class SimulatedTable:
                 delay = t0 + step.t / self.speed - time.monotonic()
                 if delay > 0 and self.stop.wait(delay):
                     return
-            if step.frame is not None:
+            if step.frame is not None and step.camera == "table":
+                assert self.table is not None
+                self.table.frame(step.t, step.frame_no, step.frame)
+            elif step.frame is not None:
                 self.shoe.frame(step.t, step.frame_no, step.frame)
+            if step.frame is not None and self.progress is not None:
+                self.progress()
             elif step.obj is not None and step.t > start:
                 self._input(step.t, step.obj)
         self.shoe.finish(self.bundle.duration)
+
+    def _bare_table_before(self, t: float) -> int:
+        """The last frame at or before ``t`` from which the table was bare: the table reader,
+        started again after a crash, learns the empty table there and reads on from it."""
+        times = self.bundle.table_times
+        bare = [int(f) for f in self.bundle.table_meta.get("empty_frames", [0])
+                if 0 <= int(f) < len(times) and times[int(f)] <= t]
+        return max(bare, default=0)
 
     def _dealt_already(self, code: str) -> bool:
         g = self.controller.game

@@ -100,6 +100,8 @@ class CameraConfig(_Strict):
     speed: float = Field(default=1.0, gt=0)  # file, realtime: this many times real time
     motion_width: int = Field(default=320, ge=16)  # picamera2: low-res stream for motion
     stall_s: float = Field(default=1.0, gt=0)  # no frame for this long past due: "stalled"
+    # the table camera: its calibration (`cardtable table calibrate`); else from its markers
+    calibration: str | None = None
     # synthetic: the footage generator renders these cards, or the shoe of a seeded game
     cards: list[str] | None = None
     game: str | None = None
@@ -364,12 +366,15 @@ exposure = 4000                     # microseconds, or "auto"
 focus = "auto"                      # or a lens position
 stall_s = 1.0                       # no frame this long past due: reported as stalled
 
+# The overhead camera over the play area (ArUco markers 0-3 at its corners, docs/table-camera.md):
+# which seat put down which card, and cards gathered. Two- and four-seat games.
 # [cameras.table]
 # kind = "v4l2"
 # device = "/dev/video0"
 # width = 1280
 # height = 720
 # fps = 30
+# calibration = "table.json"        # from `cardtable table calibrate`; else from the markers
 
 [web]
 host = "0.0.0.0"                    # 127.0.0.1: this Pi's screen only

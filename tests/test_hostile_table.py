@@ -70,6 +70,7 @@ def _bundle_copy(tmp_path: Path, name: str = "durak2") -> Path:
     b = tmp_path / "bundles" / name
     shutil.copytree(DATA / name, b)
     shutil.copy(DATA / "deck.json", b / "deck.json")
+    shutil.copy(DATA / "deck.table.npz", b / "deck.table.npz")
     return b
 
 
@@ -258,6 +259,25 @@ def test_run_with_corrupt_video_is_one_error_line(tmp_path):
     p = _cli("run", "--no-web", "--no-panels", "--once", "--speed", "0", "--bundle", str(b),
              env_dir=tmp_path)
     assert p.returncode == 2 and "Traceback" not in p.stderr, p.stderr[-500:]
+
+
+@pytest.mark.parametrize("damage", ["truncated", "no times", "faces of another deck"])
+def test_run_with_broken_table_footage_is_one_error_line(tmp_path, damage):
+    b = _bundle_copy(tmp_path)
+    if damage == "truncated":
+        (b / "table.mp4").write_bytes((DATA / "durak2" / "table.mp4").read_bytes()[:150_000])
+    elif damage == "no times":
+        (b / "table.times.json").unlink()
+    else:
+        import numpy as np
+
+        with np.load(DATA / "deck.table.npz") as data:
+            np.savez(b / "deck.table.npz", version=data["version"], codes=data["codes"][:-1],
+                     strips=data["strips"][:-1], stamp=data["stamp"])
+    p = _cli("run", "--no-web", "--no-panels", "--once", "--speed", "0", "--bundle", str(b),
+             env_dir=tmp_path)
+    assert p.returncode == 2 and "Traceback" not in p.stderr, p.stderr[-500:]
+    assert p.stderr.strip().splitlines()[-1].startswith("error:")
 
 
 def test_replay_line_for_missing_seat_is_not_a_traceback(tmp_path):
