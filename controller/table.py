@@ -172,7 +172,9 @@ class TableLoop:
         if game is None or game.is_over:
             self.reader.set_candidates(None)
             return
-        self.reader.set_candidates({s: ctl.hand(s) for s in range(game.num_seats)})
+        hands = {s: ctl.hand(s) for s in range(game.num_seats)}
+        # nothing dealt yet (or the hands unknown): read against the whole deck
+        self.reader.set_candidates(hands if any(hands.values()) else None)
 
     def frame(self, t: float, frame_no: int, frame: np.ndarray) -> None:
         self._candidates()

@@ -1,5 +1,5 @@
-"""`cardtable run --config` on real devices as far as they exist here: the shoe camera is a
-recorded file read by the camera layer, the seat panels are simulated firmware on real ptys found
+"""`cardtable run --config` on real devices as far as they exist here: the shoe and overhead
+cameras are recorded files read by the camera layer, the seat panels are simulated firmware on real ptys found
 by discovery, GPIO is gpiozero's mock factory; the web display is served. The cards dealt reach the
 log, a button press on a panel reaches the controller, and SIGTERM stops the table cleanly."""
 
@@ -32,6 +32,10 @@ def test_run_with_a_config_uses_the_configured_devices(tmp_path: Path) -> None:
     try:
         profile = DeckProfile.model_validate_json((ROOT / "controller/data/deck.json").read_bytes())
         save_profile(profile.model_copy(update={"name": "club-deck"}))
+        # the table reader's face strips of that deck, as `cardtable table faces` would save them
+        from vision.table.faces import faces_path
+
+        faces_path("club-deck").write_bytes((ROOT / "controller/data/deck.table.npz").read_bytes())
     finally:
         del os.environ["CARDTABLE_DATA_DIR"]
     port = free_port()
@@ -69,6 +73,13 @@ factory = "mock"
 kind = "file"
 path = {q(str(DURAK / "shoe.mp4"))}
 realtime = false
+
+[cameras.table]
+kind = "file"
+path = {q(str(DURAK / "table.mp4"))}
+realtime = false
+width = 1280
+height = 720
 
 [web]
 host = "127.0.0.1"
@@ -124,9 +135,15 @@ port = {port}
 
     log = GameLog(tmp_path / "table" / "table.sqlite", readonly=True)
     events = log.event_texts(logged["game_id"])
-    pressed = [e.body for e in log.entries(logged["game_id"], kinds=("input",))
-               if e.body.get("kind") == "button" and e.body.get("source") == "panel"]
+    inputs = [e.body for e in log.entries(logged["game_id"], kinds=("input",))]
+    pressed = [b for b in inputs if b.get("kind") == "button" and b.get("source") == "panel"]
+    placed = [b for b in inputs if b.get("kind") == "placed"]
     log.close()
+    # the overhead camera's first card, read by the table reader: the session's first attack
+    # (taken or, put down before the shoe had dealt, refused and logged all the same)
+    first_play = next(e for e in truth["events"] if " play " in e)
+    assert placed and f"{placed[0]['seat']} play {placed[0]['card']}" == first_play
+    assert placed[0]["frame"] is not None
     assert events[:12] == truth["events"][:12]  # the recorded session's first deal
     # the panel at config seat N is engine seat N: no offset between the config and the log
     assert [(b["seat"], b["button"]) for b in pressed] == [(to_act, "take")]
