@@ -7,7 +7,9 @@ to do about it, not a traceback from the middle of ``cardtable run``. Each check
 them all, ``report()`` prints them, and the exit status is non-zero when any failed.
 
 Checks: the GPIO pin factory can be imported and the configured pins claimed; each camera
-delivers frames at its configured rate within a short window (files: frames at all); each panel
+delivers frames at its configured rate within a short window (files: frames at all); the table
+camera sees the play area (its calibration fits its frames, or all four ArUco markers are in
+view) and the deck has the table reader's face strips; each panel
 of ``[panels]`` answers with its firmware version through a ``PanelBridge``; the web port is free;
 the data directory is writable and has room for the footage budget.
 """
@@ -92,7 +94,9 @@ def _camera_fix(cam_cfg: CameraConfig, detail: str) -> str:
 
 
 def check_camera(name: str, cam_cfg: CameraConfig, *, window_s: float = CAMERA_WINDOW_S,
-                 snapshot_dir: Path | None = None) -> Check:
+                 snapshot_dir: Path | None = None, last_frame: list[np.ndarray] | None = None
+                 ) -> Check:
+    """``last_frame``: when given, the last frame seen is appended to it."""
     from hardware.camera import CameraError, open_camera
 
     label = f"{name} ({cam_cfg.kind})"
@@ -115,6 +119,8 @@ def check_camera(name: str, cam_cfg: CameraConfig, *, window_s: float = CAMERA_W
     finally:
         cam.close()
     c = cam.counters
+    if last is not None and last_frame is not None:
+        last_frame.append(last)
     if last is None:
         detail = cam.last_error or f"no frame within {window_s + 2.0:.0f} s"
         return Check("camera", label, False, detail, _camera_fix(cam_cfg, detail))
@@ -135,6 +141,39 @@ def check_camera(name: str, cam_cfg: CameraConfig, *, window_s: float = CAMERA_W
     if rate < RATE_SHARE * cam_cfg.fps or c.stalls:
         return Check("camera", label, False, detail, _camera_fix(cam_cfg, "slow"))
     return Check("camera", label, True, detail)
+
+
+def check_table_view(cfg: TableConfig, frame: np.ndarray) -> Check:
+    """The overhead camera sees the play area and the deck can be read on the table."""
+    from vision.profile import ProfileError, load_profile
+    from vision.table.calibrate import CalibrationError, calibrate_image, load_calibration
+    from vision.table.faces import FacesError, load_faces
+
+    cam_cfg = cfg.cameras["table"]
+    label = "table view"
+    try:
+        if cam_cfg.calibration:
+            cal = load_calibration(Path(cam_cfg.calibration))
+            cal.check_frame(frame.shape)
+            seen = f"calibration {cam_cfg.calibration} fits the {frame.shape[1]}x{frame.shape[0]} frames"
+        else:
+            calibrate_image(frame)
+            seen = "all four ArUco markers (0-3) in view"
+    except CalibrationError as exc:
+        return Check("camera", label, False, str(exc),
+                     "put the DICT_4X4_50 markers 0-3 on the play area's corners in view of the "
+                     "camera, or calibrate it: cardtable table calibrate SNAPSHOT.png --out table.json "
+                     "and set calibration in [cameras.table]")
+    try:
+        load_faces(load_profile(cfg.table.deck), build=False)
+    except ProfileError as exc:
+        return Check("camera", label, False, f"{seen}; deck: {exc}",
+                     f"teach the deck: cardtable deck teach {cfg.table.deck} --video PASS.mp4")
+    except FacesError:
+        return Check("camera", label, False, f"{seen}; deck {cfg.table.deck!r} has no table face "
+                     "strips", f"cardtable table faces {cfg.table.deck} --video PASS.mp4 (the pass "
+                     "it was taught from)")
+    return Check("camera", label, True, f"{seen}; deck {cfg.table.deck!r} readable on the table")
 
 
 def annotate(frame: np.ndarray, name: str) -> np.ndarray:
@@ -258,9 +297,12 @@ def run_checks(cfg: TableConfig, *, snapshot_dir: Path | None = None,
         checks.append(Check("camera", "cameras", False, "no camera configured",
                             "add a [cameras.shoe] table (`cardtable config init` shows one)"))
     for name, cam_cfg in cfg.cameras.items():
+        last: list[np.ndarray] = []
         try:
             checks.append(check_camera(name, cam_cfg, window_s=camera_window_s,
-                                       snapshot_dir=snapshot_dir))
+                                       snapshot_dir=snapshot_dir, last_frame=last))
+            if name == "table" and last:
+                checks.append(check_table_view(cfg, last[-1]))
         except Exception as exc:  # a check must report, never crash the doctor
             checks.append(Check("camera", name, False, f"check failed: {exc}",
                                 "see the log; report it"))

@@ -127,3 +127,54 @@ def test_missing_footage_and_bad_config(tmp_path: Path, sims, capsys) -> None:
     (tmp_path / "bad.toml").write_text("[gpio]\nfactory = 3\n")
     assert main(["doctor", "--config", str(tmp_path / "bad.toml")]) == 2
     assert "bad.toml:2: gpio.factory" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("faces", [True, False], ids=["taught", "no-face-strips"])
+def test_table_camera_view_and_deck(tmp_path: Path, sims, capsys, monkeypatch, faces) -> None:
+    """The overhead camera's check: the play area's markers in view, the deck readable there."""
+    from vision.profile import DeckProfile, save_profile
+    from vision.table.faces import faces_path
+
+    monkeypatch.setenv("CARDTABLE_DATA_DIR", str(tmp_path / "home"))
+    bundled = DURAK.parent
+    save_profile(DeckProfile.model_validate_json((bundled / "deck.json").read_bytes())
+                 .model_copy(update={"name": "club-deck"}))
+    if faces:
+        faces_path("club-deck").write_bytes((bundled / "deck.table.npz").read_bytes())
+    cfg = write_config(tmp_path / "t.toml", PanelConfig(), data_dir=tmp_path / "d",
+                       port=free_port())
+    with cfg.open("a", encoding="utf-8") as f:
+        f.write(f'\n[cameras.table]\nkind = "file"\n'
+                f'path = {toml_str(str(bundled / "belot2" / "table.mp4"))}\n'
+                f'width = 1280\nheight = 720\n')
+    # the bundled deck is named club-deck in this config's [table] (the default)
+    rc = main(["doctor", "--config", str(cfg), "--json", "--camera-window", "0.3",
+               "--panel-wait", "1"])
+    out = json.loads(capsys.readouterr().out)
+    by = {(c["kind"], c["name"]): c for c in out["checks"]}
+    view = by[("camera", "table view")]
+    assert "all four ArUco markers (0-3) in view" in view["detail"]
+    if faces:
+        assert view["ok"] and rc == 0, out
+    else:
+        assert not view["ok"] and rc == 1
+        assert "cardtable table faces club-deck" in view["fix"]
+
+
+def test_table_camera_calibrated_for_another_camera(tmp_path: Path, sims, capsys) -> None:
+    from vision.table.calibrate import calibrate_corners, save_calibration
+
+    cal = save_calibration(calibrate_corners((1920, 1080), [(100, 900), (100, 100), (1800, 100),
+                                                            (1800, 900)]), tmp_path / "cal.json")
+    cfg = write_config(tmp_path / "t.toml", PanelConfig(), data_dir=tmp_path / "d",
+                       port=free_port())
+    with cfg.open("a", encoding="utf-8") as f:
+        f.write(f'\n[cameras.table]\nkind = "file"\n'
+                f'path = {toml_str(str(DURAK.parent / "belot2" / "table.mp4"))}\n'
+                f'width = 1280\nheight = 720\ncalibration = {toml_str(str(cal))}\n')
+    assert main(["doctor", "--config", str(cfg), "--camera-window", "0.3",
+                 "--panel-wait", "1"]) == 1
+    out = capsys.readouterr().out
+    assert "FAIL camera table view: the calibration is for a 1920x1080 camera but the frames " \
+           "are 1280x720" in out
+    assert "cardtable table calibrate" in out
