@@ -20,8 +20,10 @@ def data_dir(base: Path) -> Path:
     return base / "table-kit" / "data"
 
 
-def taught(base: Path, deck: str, comp: str) -> tuple[DeckProfile, Faces]:
-    """A deck taught from one easy shoe pass, and its table templates from that same pass."""
+def taught(base: Path, deck: str, comp: str, cards: list[str] | None = None
+           ) -> tuple[DeckProfile, Faces]:
+    """A deck taught from one easy shoe pass, and its table templates from that same pass
+    (``cards``: a pass of just these cards instead of the composition)."""
     key = ("deck", deck)
     if key not in _CACHE:
         folder = base / "table-kit"
@@ -30,8 +32,9 @@ def taught(base: Path, deck: str, comp: str) -> tuple[DeckProfile, Faces]:
         os.environ["CARDTABLE_DATA_DIR"] = str(data_dir(base))
         try:
             path = folder / f"{deck}-pass.mp4"
-            make_clip(path, deck, composition(comp), "easy", seed=3)
-            profile = teach_from_video(deck, path, composition(comp))
+            cards = cards or composition(comp)
+            make_clip(path, deck, cards, "easy", seed=3)
+            profile = teach_from_video(deck, path, cards)
             save_profile(profile)
             faces = load_faces(profile)
         finally:

@@ -105,7 +105,7 @@ def test_cards_gathered_before_the_bout_is_over_are_alerted(make_controller, bou
 
 
 def test_a_black_frame_is_shown_to_the_organiser_and_loses_nothing(make_controller, bout) -> None:
-    clip, times, _filmed = bout
+    clip, _times, _filmed = bout
     ctl = make_controller("durak2", {}, ["Аня", "Боря"])
     _deal(ctl)
     events_before = list(ctl.game.raw_log)

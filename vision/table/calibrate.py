@@ -24,7 +24,8 @@ CAL_VERSION = 1
 MARKER_IDS = (0, 1, 2, 3)
 MARKER_NAMES = ("bottom-left", "top-left", "top-right", "bottom-right")
 PLANE = 256  # px of the play area's side in the reader's table plane
-MARGIN = 48  # px of the plane kept around the play area (where arms come in from)
+MARGIN = 64  # px of the plane kept around the play area (arms come in from there, and a card
+# laid up to about 10 cm beyond the play area is still seen whole and flagged)
 
 
 class CalibrationError(RuntimeError):
@@ -226,11 +227,18 @@ class MarkerWatch:
         self.reach = int(max(size) * 1.6) + 12
 
     @property
+    def suspect(self) -> bool:
+        """A marker was last seen away from its place: the camera may just have been knocked."""
+        return any(n > 0 for n in self.displaced.values())
+
+    @property
     def usable(self) -> bool:
         return bool(self.centres)
 
-    def look(self, frame: np.ndarray) -> bool:
-        """True while the camera is where it was calibrated."""
+    def look(self, frame: np.ndarray, count_missing: bool = True) -> bool:
+        """True while the camera is where it was calibrated. ``count_missing=False``: an extra
+        look (the picture jumped) that only checks where the markers are; a marker not seen then
+        does not count towards ``patience``."""
         h, w = frame.shape[:2]
         for i, c in self.centres.items():
             x0, y0 = max(0, int(c[0]) - self.reach), max(0, int(c[1]) - self.reach)
@@ -241,7 +249,7 @@ class MarkerWatch:
                 self.missing[i] = 0
                 moved = float(np.hypot(*(centre - c))) > self.tolerance
                 self.displaced[i] = self.displaced[i] + 1 if moved else 0
-            else:
+            elif count_missing:
                 self.missing[i] += 1
                 self.displaced[i] = 0
         moved = any(n >= 2 for n in self.displaced.values())

@@ -17,7 +17,9 @@ from vision.table.reader import Flag, Placed, Removed, TableEvent, TableReader
 LATE_FRAMES = 9  # 300 ms at 30 fps
 EARLY = 15  # frames before the truth's "uncovered" an answer may come: the truth counts the
 # whole arm polygon (coarse mask) as over the card, the reader only a hand within ~1 cm of it.
-# Seen once at 14 frames on a four-seat clip, not yet looked into (see docs/table-camera.md).
+# An answer earlier than that is scored as a lost card plus an extra event: that is how reads
+# under a hand resting on the card (a hand near the table's colour) showed up, see
+# docs/table-camera.md.
 WINDOW = 45  # frames after coming to rest in which an event may still belong to a card
 
 

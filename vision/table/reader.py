@@ -34,6 +34,7 @@ from vision.table.calibrate import (
     CalibrationError,
     MarkerWatch,
     calibrate_image,
+    detect_markers,
     seat_of,
 )
 from vision.table.faces import STORE_W, Faces
@@ -43,7 +44,9 @@ STILL_FRAMES = 3  # frames a new card's patch must be still before it is read
 SETTLE_FRAMES = 45  # frames a still non-card thing must lie before it counts as an object
 MOTION = 18  # grey levels between frames that count as movement
 FG = 38  # colour difference from the empty table that counts as something on it
+FAINT = 18  # ... and the fainter difference a hand near the table's colour makes, next to an arm
 WHITE_LIFT = 45  # a card face is this much brighter than the table under it, and grey
+NOTCH = 0.2  # share of a card's rectangle missing (not under a card) that means a hand lies on it
 HAND_GAP = 5  # px of the top-down view a hand must keep from a card before it is read
 CARD_W = 64  # canonical card width the faces are matched at
 PAD = 5  # px of slack around the warped card
@@ -54,10 +57,11 @@ FLOOR = 0.42  # ... below this it is not a face at all (a back, an object): say 
 SURE_MARGIN = 0.2
 TWIN = 0.8  # faces this alike are told apart where they differ...
 CLOSE_TWIN = 0.95  # ...and these always (their whole-face lead is mostly noise)
-SAME_FACE = 0.985  # faces this alike are one picture at table resolution: only candidates decide
 OUTSIDE_LEAD = 0.1  # a card outside the candidates this much more alike makes the answer ??
 UNSURE_CAP = 0.89
 MARKER_EVERY = 10  # frames between looks for the markers
+FIT_PX = 12.0  # a given calibration's markers must be found within this of their place
+JUMP = 0.15  # share of a marker's patch changing in one frame that makes the reader look at once
 FACE_DOWN = "face-down"
 DARK, GLARE = 14.0, 0.6  # mean grey of a black frame; share of blown-out pixels of a glare frame
 
@@ -137,6 +141,7 @@ class _OnTable:
     mask: np.ndarray  # filled quad in the top-down view (uint8 0/1)
     frame: int
     white: float = 1.0  # share of the quad that looked like card face when it was placed
+    covers: _OnTable | None = None  # the card it was laid overlapping (Durak)
 
 
 def _chan_max(img: np.ndarray) -> np.ndarray:
@@ -174,6 +179,8 @@ class _Matcher:
             vecs.append(v.ravel() / (np.linalg.norm(v) or 1.0))
         m = np.stack(vecs)
         self.alike = np.clip(m @ m.T, -1.0, 1.0)
+        self._pairs: dict[tuple[int, int], tuple | None] = {}
+        self.views: list[np.ndarray] = []
 
     def scores(self, upright: np.ndarray, height: int) -> np.ndarray:
         """Best correlation of every card with the card image (``height`` its card height)."""
@@ -191,28 +198,73 @@ class _Matcher:
 
     def duel(self, a: int, b: int) -> float:
         """Lead of card ``a`` over its near twin ``b`` (kings of clubs and spades with the same
-        figure) judged only where their faces differ, after ``scores`` saw the card."""
-        ta, tb = self.templates[a], self.templates[b]
-        diff = cv2.absdiff(ta, tb).max(axis=2).astype(np.float32)
-        diff = cv2.GaussianBlur(diff, (0, 0), 1.5)
-        mask = (diff > 0.5 * max(float(diff.max()), 1.0)).astype(np.uint8)
-        mask = cv2.dilate(mask, np.ones((3, 3), np.uint8))
-        if mask.sum() < 12:
-            return 0.0
-        m3 = cv2.merge([mask.astype(np.float32)] * 3)
+        figure), judged only where their faces differ, after ``scores`` saw the card.
+
+        The card is aligned on what the two faces share (their mean, so neither is favoured),
+        its brightness and colour fitted to that, and then projected on the difference of the
+        two faces where they differ: 1 is the view exactly ``a``, -1 exactly ``b``, 0 halfway
+        (the same scale as the lead over the whole face). A pixel of slack either way is allowed
+        (the shift that the a-b line explains best)."""
         if not self.views:
             return 0.0
-        sa = max(float(np.nan_to_num(cv2.matchTemplate(v, ta, cv2.TM_CCOEFF_NORMED, mask=m3)).max())
-                 for v in self.views)
-        sb = max(float(np.nan_to_num(cv2.matchTemplate(v, tb, cv2.TM_CCOEFF_NORMED, mask=m3)).max())
-                 for v in self.views)
-        pa = ta[mask > 0].astype(np.float32)
-        pb = tb[mask > 0].astype(np.float32)
-        pa -= pa.mean(axis=0)
-        pb -= pb.mean(axis=0)
-        alike = float((pa * pb).sum() / max(np.linalg.norm(pa) * np.linalg.norm(pb), 1e-6))
-        return (sa - sb) / max(1.0 - alike, 0.05)
+        key = (a, b) if a < b else (b, a)
+        if key not in self._pairs:
+            self._pairs[key] = self._pair(*key)
+        pair = self._pairs[key]
+        if pair is None:
+            return 0.0
+        mean, diff, mask, shared = pair
+        th, tw = mean.shape[:2]
+        best = None
+        for v in self.views:
+            r = cv2.matchTemplate(v, shared, cv2.TM_CCOEFF_NORMED)
+            _, mx, _, loc = cv2.minMaxLoc(r)
+            if best is None or mx > best[0]:
+                best = (mx, v, loc)
+        _, v, (x0, y0) = best
+        sel = mask > 0
+        same = cv2.dilate(mask, np.ones((5, 5), np.uint8)) == 0
+        d = diff[sel]
+        dd = float((d * d).sum())
+        if dd < 1e-3:
+            return 0.0
+        out, fit = 0.0, None
+        for dy in (-1, 0, 1):
+            for dx in (-1, 0, 1):
+                x, y = x0 + dx, y0 + dy
+                if x < 0 or y < 0 or y + th > v.shape[0] or x + tw > v.shape[1]:
+                    continue
+                patch = v[y: y + th, x: x + tw].astype(np.float32)
+                # brightness and colour: per channel gain and offset fitted where the two faces
+                # agree (fitting where they differ would fit away the difference)
+                p, m = patch[same], mean[same]
+                pm, mm = p.mean(axis=0), m.mean(axis=0)
+                mc = m - mm
+                var = (mc * mc).sum(axis=0)
+                gain = np.where(var > 25.0 * len(m),
+                                (mc * (p - pm)).sum(axis=0) / np.maximum(var, 1e-3), 1.0)
+                gain = np.clip(gain, 0.3, 3.0)
+                q = (patch - pm) / gain + mm
+                e = q[sel] - mean[sel]
+                t = float((e * d).sum()) / (dd / 2)
+                res = float(((e - t * d / 2) ** 2).sum())
+                if fit is None or res < fit:
+                    fit, out = res, t
+        return out if a < b else -out
 
+    def _pair(self, a: int, b: int) -> tuple | None:
+        ta = self.templates[a].astype(np.float32)
+        tb = self.templates[b].astype(np.float32)
+        diff = ta - tb
+        mag = cv2.GaussianBlur(np.abs(diff).max(axis=2), (0, 0), 1.0)
+        top = float(mag.max())
+        if top < 8.0:
+            return None
+        mask = (mag > 0.35 * top).astype(np.uint8)
+        if mask.sum() < 12:
+            return None
+        mean = (ta + tb) / 2
+        return mean, diff, mask, np.ascontiguousarray(mean.round().astype(np.uint8))
 
 class TableReader:
     """Reads the cards played onto the table, frame by frame. One instance per camera."""
@@ -239,6 +291,7 @@ class TableReader:
         self._card_area: float | None = None
         self._card_wh: np.ndarray | None = None  # short, long side of a card in the view
         self._removal_pending: list[_OnTable] = []
+        self.notch_log: list | None = None
         self.debug: list | None = None  # (frame, rect, upright card) of every read, when a list
 
     # -- public -------------------------------------------------------------------------------
@@ -272,24 +325,45 @@ class TableReader:
                 events.append(Flag(self.frame_no, bad))
             self._bad_frame = bad
         if bad:
-            self._prev = None
+            self._resume()  # a card put down meanwhile is looked for afresh afterwards
             return events
-        if self._watch is not None and self.frame_no % MARKER_EVERY == 0:
-            ok = self._watch.look(frame)
-            if not ok and not self._paused:
-                self._paused = True
-                events.append(Flag(self.frame_no, ReaderFlag.CAMERA_MOVED))
-            elif ok and self._paused and all(n == 0 for n in self._watch.missing.values()):
-                # back where it was: compare with the scene as it was before the knock, so cards
-                # put down meanwhile are read now
-                self._paused = False
-                self._prev = None
-                self._still[:] = 0
-                events.append(Flag(self.frame_no, ReaderFlag.CAMERA_BACK))
+        blur = cv2.blur(gray, (3, 3))
+        moving = (None if self._prev is None else
+                  cv2.compare(cv2.absdiff(blur, self._prev), MOTION, cv2.CMP_GT))
+        jump = moving is not None and any(
+            cv2.countNonZero(moving[y0:y1, x0:x1]) > JUMP * (y1 - y0) * (x1 - x0)
+            for y0, y1, x0, x1 in self._marker_patches)
+        if self._watch is not None:
+            periodic = self.frame_no % MARKER_EVERY == 0
+            if periodic or jump or self._watch.suspect:
+                # every 10th frame, and at once when most of the picture changed (a knock) or a
+                # marker was last seen off its place (until that is settled either way)
+                ok = self._watch.look(frame, count_missing=periodic)
+                if not ok and not self._paused:
+                    self._paused = True
+                    events.append(Flag(self.frame_no, ReaderFlag.CAMERA_MOVED))
+                elif ok and self._paused and all(n == 0 for n in self._watch.missing.values()):
+                    # back where it was: compare with the scene as it was before the knock, so
+                    # cards put down meanwhile are read now
+                    self._paused = False
+                    self._resume()
+                    events.append(Flag(self.frame_no, ReaderFlag.CAMERA_BACK))
+            if self._watch.suspect and not self._paused:
+                # a marker off its place once: hold the frame until the next look says whether
+                # the camera moved, so a shifted picture never gets into the settled scene
+                self._resume()
+                return events
         if self._paused:
             return events
-        events += self._step(frame, plane, gray)
+        events += self._step(frame, plane, gray, blur, moving)
         return events
+
+    def _resume(self) -> None:
+        """Start the motion history afresh (after frames that were skipped)."""
+        self._prev = None
+        if self._setup_done and self._bg is not None:
+            self._still[:] = 0
+            self._quiet = 0
 
     def finish(self) -> list[TableEvent]:
         return []
@@ -302,12 +376,20 @@ class TableReader:
             except CalibrationError as exc:
                 raise CalibrationError(f"no calibration given and the first frame cannot be "
                                        f"calibrated: {exc}") from None
-        self.cal.check_frame(frame.shape)
+        else:
+            self.cal.check_frame(frame.shape)
+            self._check_fits(frame)
         h = self.cal.to_plane()
         self._h_full = h
         self._h_full_inv = np.linalg.inv(h)
         self._h_small = h @ np.diag([2.0, 2.0, 1.0])
         self._watch = MarkerWatch(self.cal) if self.cal.markers else None
+        # the markers' patches of the view: a knock moves them all at once
+        r = 16
+        self._marker_patches = [(int(y) - r, int(y) + r, int(x) - r, int(x) + r)
+                                for x, y in ((MARGIN, MARGIN + PLANE), (MARGIN, MARGIN),
+                                             (MARGIN + PLANE, MARGIN),
+                                             (MARGIN + PLANE, MARGIN + PLANE))]
         self._bg: np.ndarray | None = None
         self._ref: np.ndarray | None = None
         self._prev: np.ndarray | None = None
@@ -321,6 +403,22 @@ class TableReader:
         self._border = ((seen > 0) & (cv2.erode(seen, np.ones((7, 7), np.uint8)) == 0)).astype(np.uint8)
         self._setup_done = True
 
+    def _check_fits(self, frame: np.ndarray) -> None:
+        """A calibration given for this camera must fit what it sees: markers found in the first
+        frame far from where the calibration has them mean another camera (or this one moved
+        since). Markers not seen (a hand over them) cannot tell; the watch does it later."""
+        assert self.cal is not None
+        found = detect_markers(frame)
+        want = self.cal.marker_centres()
+        off = {i: float(np.hypot(*(found[i].mean(axis=0) - want[i])))
+               for i in found if i in want}
+        far = {i: d for i, d in off.items() if d > FIT_PX}
+        if far and (len(far) >= 2 or len(off) == 1):
+            i, d = max(far.items(), key=lambda kv: kv[1])
+            raise CalibrationError(f"the calibration does not fit this camera: marker {i} is "
+                                   f"{d:.0f} px from where the calibration has it; calibrate "
+                                   f"this camera again (`cardtable table calibrate`)")
+
     def _bad(self, gray: np.ndarray) -> str | None:
         mean = float(gray.mean())
         if mean < DARK:
@@ -330,17 +428,16 @@ class TableReader:
         return None
 
     # -- per frame ------------------------------------------------------------------------------
-    def _step(self, frame: np.ndarray, plane: np.ndarray, gray: np.ndarray) -> list[TableEvent]:
-        blur = cv2.blur(gray, (3, 3))
+    def _step(self, frame: np.ndarray, plane: np.ndarray, gray: np.ndarray,
+              blur: np.ndarray, moving: np.ndarray | None) -> list[TableEvent]:
         if self._bg is None:
             self._bg = plane.copy()
             self._bg_gray = gray.copy()
             self._ref = plane.copy()
             self._prev = blur
             return []
-        if self._prev is None:
-            self._prev = blur
-        moving = cv2.compare(cv2.absdiff(blur, self._prev), MOTION, cv2.CMP_GT)
+        if moving is None:
+            moving = np.zeros_like(blur)
         self._prev = blur
         # frames each pixel has been still for (saturating at 255)
         self._still = cv2.add(self._still, 1)
@@ -355,6 +452,15 @@ class TableReader:
         fg = cv2.compare(diff_bg, FG, cv2.CMP_GT) // 255
         fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         hand = self._hands(fg)
+        if hand.any():
+            # a hand whose skin is near the table's colour (brown skin on wood) is only faintly
+            # different from the table: grow the arm into faint change joined to it, so a hand
+            # resting on a card keeps the card from being read until it leaves
+            faint = cv2.compare(diff_bg, FAINT, cv2.CMP_GT) // 255
+            faint = cv2.morphologyEx(faint, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) | hand
+            _, labels = cv2.connectedComponents(faint)
+            ids = np.unique(labels[hand > 0])
+            hand = np.isin(labels, ids[ids > 0]).astype(np.uint8)
         events: list[TableEvent] = []
         white = self._whiteness(plane, gray)
         events += self._removals(plane, diff_bg, hand, white)
@@ -395,8 +501,10 @@ class TableReader:
                                   card_area, cv2.dilate(filled, np.ones((5, 5), np.uint8)),
                                   diff_bg)
         count, labels, stats, _ = cv2.connectedComponentsWithStats(new)
-        near_hand = cv2.dilate(hand | blockers,
-                               np.ones((2 * HAND_GAP + 1, 2 * HAND_GAP + 1), np.uint8))
+        gap = np.ones((2 * HAND_GAP + 1, 2 * HAND_GAP + 1), np.uint8)
+        near_hand = cv2.dilate(hand, gap)
+        near_block = cv2.dilate(blockers, gap)
+        block_labels = None
         min_area = 0.35 * card_area
         found: list[tuple[np.ndarray, tuple]] = []
         for i in range(1, count):
@@ -412,6 +520,15 @@ class TableReader:
                 continue  # still settling
             pts = np.ascontiguousarray(np.argwhere(comp)[:, ::-1] + (x, y), np.float32)
             rect = cv2.minAreaRect(pts)
+            if near_block[y0:y1, x0:x1].any():
+                # a non-card change beside it may be a hand on its own; but one lying wholly
+                # inside the card's outline is the card's own picture (a covering card's figure
+                # that the white-on-white overlap cut off from its outline)
+                if block_labels is None:
+                    block_labels = cv2.connectedComponents(blockers)[1]
+                card_still = int(self._still[y:y + h, x:x + w][comp].min())
+                if not self._harmless(block_labels, rect, (x0, y0, x1, y1), card_still):
+                    continue
             if not self._card_sized(rect):
                 # a card with a hand or another card against it: wait, or after a long still
                 # spell take it as an object
@@ -419,6 +536,8 @@ class TableReader:
                     roi = self._ref[y:y + h, x:x + w]
                     roi[comp] = plane[y:y + h, x:x + w][comp]
                 continue
+            if self._notched(comp, (x, y), rect) > NOTCH:
+                continue  # a bite out of its outline: a hand the table's colour lies on it
             found.append((comp, (x, y, w, h), rect))
         events: list[TableEvent] = []
         placed_now: list[Placed] = []
@@ -440,7 +559,8 @@ class TableReader:
                     if self.candidates is None and self.seats == 2:
                         event.seat = 1 - cov.seat
                 share = float((white & quad).sum()) / max(1.0, float(quad.sum()))
-                self.on_table.append(_OnTable(event.card, event.seat, quad, self.frame_no, share))
+                self.on_table.append(_OnTable(event.card, event.seat, quad, self.frame_no, share,
+                                              cov))
                 self._learn_size(rect, comp)
                 placed_now.append(event)
             events.append(event)
@@ -487,6 +607,45 @@ class TableReader:
             out[y:y + h, x:x + w][comp] = 1
         return out
 
+    def _harmless(self, block_labels: np.ndarray, rect: tuple, box: tuple,
+                  card_still: int) -> bool:
+        """Every blocker near the card is its own picture (wholly inside its outline: a covering
+        card's figure that the white-on-white overlap cut off from its outline) or has lain
+        still since before the card came to rest (an object it was put on or beside, not the
+        hand that brought it)."""
+        x0, y0, x1, y1 = box
+        g = HAND_GAP
+        win = block_labels[max(0, y0 - g): y1 + g, max(0, x0 - g): x1 + g]
+        ids = np.unique(win[win > 0])
+        if not len(ids):
+            return True
+        quad = np.zeros((SIDE, SIDE), np.uint8)
+        cv2.fillConvexPoly(quad, cv2.boxPoints(rect).astype(np.int32), 1)
+        quad = cv2.dilate(quad, np.ones((5, 5), np.uint8))
+        for i in ids:
+            where = block_labels == i
+            if quad[where].all():
+                continue
+            if int(self._still[where].min()) >= card_still + 2 * STILL_FRAMES:
+                continue
+            return False
+        return True
+
+    def _notched(self, comp: np.ndarray, at: tuple[int, int], rect: tuple) -> float:
+        """Share of the card's rectangle that is not card, leaving out the cards it lies on."""
+        quad = np.zeros((SIDE, SIDE), np.uint8)
+        cv2.fillConvexPoly(quad, cv2.boxPoints(rect).astype(np.int32), 1)
+        quad = cv2.erode(quad, np.ones((3, 3), np.uint8))  # the outline's own rounding
+        x, y = at
+        h, w = comp.shape
+        quad[y:y + h, x:x + w][comp] = 0
+        for t in self.on_table:
+            quad &= 1 - t.mask
+        share = float(quad.sum()) / max(1.0, float(rect[1][0] * rect[1][1]))
+        if self.notch_log is not None:
+            self.notch_log.append((self.frame_no, rect[0], share))
+        return share
+
     def _card_sized(self, rect: tuple) -> bool:
         short, long = sorted(rect[1])
         if self._card_wh is None:  # nothing learned yet: about a card of a 500 mm play area
@@ -497,14 +656,20 @@ class TableReader:
         return abs(short / cw - 1) < 0.2 and abs(long / ch - 1) < 0.2
 
     def _covered(self, quad: np.ndarray) -> _OnTable | None:
+        """The card a new card was laid overlapping. One laid over two (Durak's pairs lie close)
+        covers the one not yet beaten: a card that neither covers nor is covered."""
         area = float(quad.sum()) or 1.0
-        best, share = None, 0.12
+        busy = {id(t.covers) for t in self.on_table if t.covers is not None}
+        best, key = None, (False, 0.12)
         for t in self.on_table:
             if t.card == FACE_DOWN:
                 continue
             s = float((t.mask & quad).sum()) / area
-            if s > share:
-                best, share = t, s
+            if s <= 0.12:
+                continue
+            k = (t.covers is None and id(t) not in busy, s)
+            if k > key:
+                best, key = t, k
         return best
 
     def _learn_size(self, rect: tuple, comp: np.ndarray) -> None:
@@ -553,7 +718,7 @@ class TableReader:
         flag = None
         if self.trick_complete is not None and not self.trick_complete(before):
             flag = ReaderFlag.REMOVED_EARLY
-        elif self.on_table and self.trick_complete is None:
+        elif self.trick_complete is None and any(t.card != FACE_DOWN for t in self.on_table):
             flag = ReaderFlag.PARTLY_TAKEN
         return [Removed(self.frame_no, cards, flag)]
 
@@ -595,10 +760,9 @@ class TableReader:
                     if lead < SURE_MARGIN or alike[a, r] >= CLOSE_TWIN]
             if not weak or any(alike[a, r] < TWIN for r, _ in weak):
                 return a, float(leads.min())
-            # the closest twins must win twice as clearly; faces that differ only in a small pip
-            # (a club and a spade court of one figure) are never told apart from the view alone
-            duels = [(r, 0.0 if alike[a, r] >= SAME_FACE else
-                      self.matcher.duel(a, r) / (2.0 if alike[a, r] >= CLOSE_TWIN else 1.0))
+            # judged where the two faces differ (a club and a spade court of one figure differ
+            # only in their pips); the closest twins must win twice as clearly
+            duels = [(r, self.matcher.duel(a, r) / (2.0 if alike[a, r] >= CLOSE_TWIN else 1.0))
                      for r, _ in weak]
             loser = min(duels, key=lambda d: d[1])
             if loser[1] <= -SURE_MARGIN:  # the twin is clearly the card: judge from its side
@@ -658,14 +822,19 @@ class TableReader:
             owner = [s for s, cs in self.candidates.items() if card in cs]
             if owner:
                 seat = owner[0]
-            # a card in no hand that the view is clearly more like: the candidates are wrong
+            # The candidates are wrong if the view, read against the whole deck, names a card in
+            # no hand (or is clearly more like one): never pick a confident wrong card then.
             k_top = int(order[0])
             alike = float(self.matcher.alike[k_top, pick])
             outside = (self.matcher.duel(k_top, pick) if alike >= TWIN and k_top != pick
                        else (top - best) / max(1.0 - alike, 0.05))
-            if codes[k_top] not in allowed and outside > OUTSIDE_LEAD:
+            deck_pick, deck_margin = self._margin([int(k) for k in order], scores)
+            if ((codes[k_top] not in allowed and outside > OUTSIDE_LEAD)
+                    or (codes[deck_pick] not in allowed and deck_margin >= SURE_MARGIN)):
+                seen = [(codes[deck_pick], round(float(scores[deck_pick]), 3))]
                 return Placed(self.frame_no, seat, UNKNOWN, min(UNSURE_CAP, _confidence(margin)),
-                              candidates=ranked, flag=ReaderFlag.HELD_BY_NONE)
+                              candidates=seen + [r for r in ranked if r[0] != seen[0][0]][:4],
+                              flag=ReaderFlag.HELD_BY_NONE)
         if best < MIN_SCORE:
             return Placed(self.frame_no, seat, UNKNOWN, 0.0, candidates=ranked,
                           flag=ReaderFlag.UNKNOWN_FACE)
