@@ -90,12 +90,12 @@ def _replay_bundle(args: argparse.Namespace) -> Bundle:
         raise BundleError(str(exc)) from None
     if args.table is not None and seats not in (2, 4):
         raise BundleError(f"the table camera reads two- and four-seat games; {args.game} has {seats}")
+    inputs = load_inputs(args.buttons) if args.buttons else []  # a bad line is named first
     folder = Path(tempfile.mkdtemp(prefix="cardtable-replay-"))
     times = _loose_clip(args.shoe, folder / "shoe.mp4")
     table_times = _loose_clip(args.table, folder / "table.mp4") if args.table is not None else []
     bundle = Bundle(path=folder, game=args.game, options=options, names=[], shoe_cards=[],
-                    events=[], inputs=load_inputs(args.buttons) if args.buttons else [],
-                    times=times, table_times=table_times,
+                    events=[], inputs=inputs, times=times, table_times=table_times,
                     table_meta={"seats": seats, "empty_frames": [0]} if table_times else {})
     deck = Path(args.deck)
     if deck.suffix == ".json" and deck.is_file():

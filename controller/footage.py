@@ -189,6 +189,7 @@ def load_bundle(path: str | Path) -> Bundle:
         game_class(meta.game)(meta.options)
     except EngineError as exc:
         raise BundleError(f"{path / 'game.json'}: {exc}") from None
+    inputs = load_inputs(path / "inputs.jsonl")  # a bad line is named before any video is read
     times = _clip_times(path, "shoe")
     table_times: list[float] = []
     table_meta: dict[str, Any] = {}
@@ -202,7 +203,6 @@ def load_bundle(path: str | Path) -> Bundle:
         if table_meta.get("seats") not in (2, 4):
             raise BundleError(f"{path / 'game.json'}: the table footage needs 'table': "
                               f"{{'seats': 2 or 4, ...}}")
-    inputs = load_inputs(path / "inputs.jsonl")
     return Bundle(path=path, game=meta.game, options=meta.options, names=meta.names,
                   shoe_cards=meta.shoe_cards, events=meta.events,
                   inputs=inputs, times=times, table_times=table_times, table_meta=table_meta)
