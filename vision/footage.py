@@ -322,6 +322,10 @@ SHOES: dict[str, Shoe] = {s.name: s for s in (
     _shoe("right-mirror", place("right", 0.9, -2.5, 0.8, mirror=True)),
     _shoe("up-mirror-small", place("up", 0.7, 3.0, 0.7, mirror=True)),
     _shoe("down-big", place("down", 1.8, -2.0, 0.9)),
+    # Shoe reader II's second held-back set, fixed before the round's tuning began.
+    _shoe("left-mirror-small", place("left", 0.6, -2.0, 0.3, mirror=True)),
+    _shoe("down-mirror-wide", place("down", 1.3, 1.0, 0.75, mirror=True)),
+    _shoe("right-big", place("right", 1.6, -1.0, 0.85)),
 )}
 
 

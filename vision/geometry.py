@@ -151,6 +151,19 @@ class Normaliser:
                               flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                               borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
 
+    def adjust(self, dx: float, slope: float, centre_y: float) -> None:
+        """Re-aim the strip for a shoe set up a little differently from the taught one: the
+        card's side was seen at ``STRIP_IN + dx`` at strip row ``centre_y``, running ``slope``
+        px across per px along; turn and shift the strip so it runs upright at ``STRIP_IN``."""
+        a = math.atan(slope)
+        c, s = math.cos(a), math.sin(a)
+        cx, cy = float(STRIP_IN), float(centre_y)
+        # new strip px -> old strip px: turn about (cx, cy), then shift across by dx
+        corr = np.array([[c, s, cx - c * cx - s * cy + dx],
+                         [-s, c, cy + s * cx - c * cy],
+                         [0.0, 0.0, 1.0]])
+        self.warp = (np.vstack([self.warp, [0, 0, 1]]) @ corr)[:2]
+
     def strip_corners(self) -> np.ndarray:
         """The strip's corners in camera pixels (for drawing)."""
         pts = np.array([[0, 0], [self.width, 0], [self.width, self.height], [0, self.height]],
@@ -314,16 +327,19 @@ def _belt_length(p: _Pass, angle: float, side_x: float, thr: float, mirror_left:
     vx, vy = _dominant(p.motion, "teaching pass")
     speeds = {i: (dx * -math.sin(math.radians(angle)) + dy * math.cos(math.radians(angle)))
               / SMALL for i, dx, dy in p.motion}
-    col = round(side_x + (6 if mirror_left else -6))
+    # A band just inside the side: the rounded corners of back-to-back cards leave a notch
+    # there, and the index ink (which starts further in) does not break the runs.
+    inward = 1 if mirror_left else -1
+    cols = [round(side_x + inward * k) for k in range(1, 4)]
     belt: dict[int, list[bool]] = {}
     pos = 0.0
     for i, s in enumerate(p.small):
         pos += speeds.get(i, 0.0)
         up, valid = _upright((s > thr).astype(np.float32), angle)
-        if not 0 <= col < up.shape[1]:
+        if not all(0 <= c < up.shape[1] for c in cols):
             break
-        colv = up[:, col] > 0.5
-        ok = valid[:, col]
+        colv = up[:, cols].mean(axis=1) > 0.5
+        ok = valid[:, cols].all(axis=1)
         for y in np.flatnonzero(ok):
             belt.setdefault(round(y - pos), []).append(bool(colv[y]))
     del vx, vy

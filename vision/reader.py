@@ -32,11 +32,15 @@ FINE_BLUR = 4  # the same blur there
 SHORTLIST = 8  # cards scored finely in each look
 REFINE = 1  # px around the found index where every card is scored at full resolution
 MIN_SCORE = 0.45  # best correlation below this is not a card face we know
+SPOILED = 0.2  # in a learned geometry, a look this far below the track's best one is dropped
+# Two taught corners closer than this (1 - correlation) cannot be told apart: neither is named.
+MIN_DISTINCT = 0.012
 # Lead over every other card, as a share of how different the two taught corners are (1 = the
 # view is exactly the best card's corner, 0 = halfway between the two):
 SURE_LEAD = 0.25  # needed to name a card from two or more looks
 QUICK_LEAD = 0.5  # ... from one look while more may come
 LAST_LEAD = 0.35  # ... from the only look a card gave before it left
+DISAGREE = 0.25  # a look leading another card by this much vetoes naming the best one
 UNSURE_CAP = 0.89  # highest confidence reported with a "??"
 MAX_LOOKS = 3  # frames of index evidence before the reader must answer
 # In a learned geometry's strip the index can be in view one frame longer and still be answered
@@ -59,9 +63,24 @@ GEOMETRY_CHANGED = ReaderFlag.GEOMETRY_CHANGED
 # The same shoe set up again sits a little differently: the reader tries the templates at these
 # scales and turns over its first looks and keeps the one that fits best.
 POSES = [(k, d) for k in (0.94, 0.97, 1.0, 1.03, 1.06) for d in (-1.0, 0.0, 1.0)]
+# Two cards whose corners are this alike (1 - correlation) are compared again on the part where
+# they differ, that part aligned on its own (PAIR_REACH px at FINE either way).
+PAIR_DISTANCE = 0.3
+PAIR_REACH = 2
+PAIR_LEAD = 0.15  # mean lead on the differing part that settles the pair...
+PAIR_MIN = 0.5  # ...when every look's lead has that sign and at least half that size
+PAIR_LOOKS = 2  # ...from this many looks
+POSE_STEPS = (0.03, 1.0)  # the grid's steps in scale and in degrees
 CALIBRATE_LOOKS = 8
 POSE_MARGIN = (6, 12)  # canonical px added to the search margin in a learned geometry
 CALIBRATE_REACH = 3  # px (at FINE) searched around the coarse find while calibrating
+# The strip is re-aimed from the card's side as seen in this session (the shoe set up again
+# sits a little turned and shifted): from this many frames showing the side over at least half
+# the strip, when the side runs more than AIM_SLOPE off upright or AIM_SHIFT px off its place.
+AIM_FRAMES = 16
+AIM_SLOPE = 0.004  # px across per px along (0.23 deg)
+AIM_SHIFT = 2.0
+AIM_ROUNDS = 3
 
 
 class VideoError(RuntimeError):
@@ -109,6 +128,8 @@ class ShoeReader:
         self._pose_sums: dict[tuple[float, float], float] = {}
         self._look_scores: dict[tuple[float, float], float] = {}
         self._pose_looks = 0
+        self._aim: list[tuple[float, float]] = []
+        self._aim_rounds = 0
         self.codes = [c.code for c in profile.cards]
         self._raw = profile.templates()
         self._scale = 0.0
@@ -146,6 +167,7 @@ class ShoeReader:
         geo = locate(frame[:, :, 1], self._expected_width(), one_side=self._norm is not None)
         events: list[CardEvent] = []
         if self._norm is not None:
+            self._aim_strip(geo, frame.shape[0])
             geo, changed = self._fits(frame, geo)
             events += changed
         if geo is not None and not self._card_sized(geo):
@@ -164,6 +186,7 @@ class ShoeReader:
             if scores is not None:
                 track.observations.append(scores)
                 track.residuals.append(self._residuals)
+                track.pairs.append(self._pairs)
                 most = MAX_LOOKS if self._norm is None else STRIP_LOOKS
                 event = self._answer(track, final=len(track.observations) >= most)
                 if event is not None:
@@ -195,12 +218,33 @@ class ShoeReader:
             self._misfits = 0
         return event
 
+    def _aim_strip(self, geo: Geometry | None, height: int) -> None:
+        """Collect how the card's side runs in the strip; once the evidence is in, turn and
+        shift the strip so the side runs upright where teaching saw it."""
+        if self._aim_rounds >= AIM_ROUNDS or geo is None or geo.line is None or geo.covered < 0.5:
+            return
+        dx = geo.side_at(height / 2) - STRIP_IN
+        if abs(dx) > SIDE_TOLERANCE or abs(geo.line[1]) > 0.05:
+            return  # not this shoe's card side (the camera-knocked check deals with it)
+        self._aim.append((geo.line[1], geo.line[0] + geo.line[1] * height / 2 - STRIP_IN))
+        if len(self._aim) < AIM_FRAMES:
+            return
+        slope, shift = (float(v) for v in np.median(np.array(self._aim), axis=0))
+        self._aim = []
+        self._aim_rounds += 1
+        if abs(slope) <= AIM_SLOPE and abs(shift) <= AIM_SHIFT:
+            self._aim_rounds = AIM_ROUNDS  # aimed well enough
+            return
+        self._norm.adjust(shift, slope, height / 2)
+        # Templates' poses were judged through the old aim: judge them again.
+        self._pose, self._pose_sums, self._pose_looks = None, {}, 0
+
     def _fits(self, view: np.ndarray, geo: Geometry | None
               ) -> tuple[Geometry | None, list[CardEvent]]:
         """In the canonical strip the card's index side sits at STRIP_IN; a card elsewhere (or a
         bright strip with no card in it) means the shoe no longer has the taught geometry."""
         misfit = False
-        if geo is not None and abs(geo.right - STRIP_IN) > SIDE_TOLERANCE:
+        if geo is not None and abs(geo.side_at(view.shape[0] / 2) - STRIP_IN) > SIDE_TOLERANCE:
             misfit, geo = True, None
         elif geo is None and float((view[::8, ::8, 1] > 120).mean()) > 0.3:
             misfit = True
@@ -247,6 +291,7 @@ class ShoeReader:
         # How far apart each pair of taught corners is (1 - correlation), so a lead can be judged
         # against what separates the two. Taught corners are registered alike, so no shifts.
         self._distance = _distances(self._fine.vectors)
+        self._indistinct = nearest_distance(self._fine.vectors) < MIN_DISTINCT
         self._coarse_distance = _distances(self._coarse.vectors)
 
     def _look(self, frame: np.ndarray, geo: Geometry, edge: int) -> np.ndarray | None:
@@ -262,7 +307,8 @@ class ShoeReader:
         mx, my = (round(v * s) for v in self.profile.search)
         h, w = frame.shape[:2]
         top, bottom = edge + y0, edge + y1
-        left, right = geo.right + x0, geo.right + x1
+        side = geo.side_at(edge)
+        left, right = side + x0, side + x1
         if top < 0 or bottom > h or left < 0 or right > w:
             return None
         region = frame[max(0, top - my): min(h, bottom + my), max(0, left - mx): min(w, right + mx)]
@@ -299,7 +345,48 @@ class ShoeReader:
             scores = bank.correlate(near, shortlist)
         fine[shortlist] = scores.max(axis=0)
         self._residuals = bank.residuals(near, shortlist, scores.argmax(axis=0))
+        self._pairs = {}
+        if self._norm is not None:
+            self._pairs = self._pair_tests(full, near, bank, shortlist, scores)
         return np.stack([best_coarse, fine])
+
+    def _pair_tests(self, full: np.ndarray, near: np.ndarray, bank: _Bank, shortlist: np.ndarray,
+                    scores: np.ndarray) -> dict[tuple[int, int], float]:
+        """The two best cards of a look, when their corners are much alike (7C and 7S differ
+        only in the suit mark), compared again on the part where their templates differ, that
+        part aligned on its own: a small error of pose shifts the suit mark against the rank,
+        and over the whole corner the rank outweighs it. Returns {(a, b): lead of a over b}."""
+        best = np.argsort(scores.max(axis=0))[::-1][:2]
+        if len(best) < 2:
+            return {}
+        i, j = (int(shortlist[k]) for k in best)
+        if self._distance[i, j] > PAIR_DISTANCE:
+            return {}
+        ui, uj = bank.units[i], bank.units[j]
+        diff = cv2.blur(np.abs(ui - uj).sum(axis=2), (5, 5))
+        ys, xs = np.nonzero(diff > 0.5 * float(diff.max()))
+        if ys.size < 12:
+            return {}
+        y0, y1 = max(0, ys.min() - 2), min(bank.th, ys.max() + 3)
+        x0, x1 = max(0, xs.min() - 2), min(bank.tw, xs.max() + 3)
+        ti = np.ascontiguousarray(ui[y0:y1, x0:x1], np.float32)
+        tj = np.ascontiguousarray(uj[y0:y1, x0:x1], np.float32)
+        px = near.shape[1] - bank.tw + 1
+        oy, ox = divmod(int(scores[:, best[0]].argmax()), px)
+        ny, nx = self._near_origin
+        top, left = ny + oy + y0 - PAIR_REACH, nx + ox + x0 - PAIR_REACH
+        if top < 0 or left < 0:
+            return {}
+        region = full[top: top + (y1 - y0) + 2 * PAIR_REACH,
+                      left: left + (x1 - x0) + 2 * PAIR_REACH]
+        if region.shape[0] < ti.shape[0] + 2 * PAIR_REACH or region.shape[1] < ti.shape[1] + 2 * PAIR_REACH:
+            return {}
+        region = np.ascontiguousarray(region, np.float32)
+        si = float(cv2.matchTemplate(region, ti, cv2.TM_CCOEFF_NORMED).max())
+        sj = float(cv2.matchTemplate(region, tj, cv2.TM_CCOEFF_NORMED).max())
+        apart = 1.0 - float(cv2.matchTemplate(ti, tj, cv2.TM_CCOEFF_NORMED)[0, 0])
+        lead = (si - sj) / max(apart, 0.05)
+        return {(i, j): lead, (j, i): -lead}
 
     # -- mounting tolerance ---------------------------------------------------------------------
     def _near(self, full: np.ndarray, bank: _Bank, cy: int, cx: int, r: int,
@@ -314,6 +401,7 @@ class ShoeReader:
         near = full[max(0, cy - r): cy + r + bank.th, max(0, cx - r): cx + r + bank.tw]
         if near.shape[0] < bank.th or near.shape[1] < bank.tw:
             return None
+        self._near_origin = (max(0, cy - r), max(0, cx - r))
         return near
 
     def _pose_bank(self, pose: tuple[float, float]) -> _Bank:
@@ -333,6 +421,23 @@ class ShoeReader:
             self._pose_banks[pose] = _Bank(posed, FINE, FINE_BLUR)
         return self._pose_banks[pose]
 
+    def _refined_pose(self) -> tuple[float, float]:
+        """The best pose of the grid, moved to the peak of a parabola through it and its
+        neighbours in scale and in turn (the grid's steps are coarser than the fit needs)."""
+        sums = self._pose_sums
+        k, d = max(sums, key=sums.get)
+        out = [k, d]
+        for axis, step in ((0, POSE_STEPS[0]), (1, POSE_STEPS[1])):
+            lo, hi = list((k, d)), list((k, d))
+            lo[axis] = round(lo[axis] - step, 3)
+            hi[axis] = round(hi[axis] + step, 3)
+            if tuple(lo) in sums and tuple(hi) in sums:
+                a, b, c = sums[tuple(lo)], sums[(k, d)], sums[tuple(hi)]
+                curve = a - 2 * b + c
+                if curve < 0:
+                    out[axis] += float(np.clip(0.5 * (a - c) / curve, -0.5, 0.5)) * step
+        return round(out[0], 3), round(out[1], 2)
+
     def _calibrating_look(self, full: np.ndarray, cy: int, cx: int, shortlist: np.ndarray
                           ) -> tuple[_Bank, np.ndarray, np.ndarray] | None:
         """Score the shortlist at every pose within the mounting tolerance; the pose that fits
@@ -349,7 +454,7 @@ class ShoeReader:
             self._look_scores[pose] = top
             prior = self._pose_sums.get(pose, 0.0)
             if best is None or top + prior > best[0]:
-                best = (top + prior, bank, near, scores)
+                best = (top + prior, bank, near, scores, self._near_origin)
         if best is None:
             return None
         if max(self._look_scores.values()) >= MIN_SCORE + 0.15:
@@ -357,8 +462,9 @@ class ShoeReader:
                 self._pose_sums[pose] = self._pose_sums.get(pose, 0.0) + top
             self._pose_looks += 1
             if self._pose_looks >= CALIBRATE_LOOKS:
-                self._pose = max(self._pose_sums, key=self._pose_sums.get)
+                self._pose = self._refined_pose()
         self._look_scores = {}
+        self._near_origin = best[4]
         return best[1], best[2], best[3]
 
     def _decide(self, track: Track, final: bool) -> CardEvent | None:
@@ -369,7 +475,12 @@ class ShoeReader:
             return CardEvent(self.frame_no, UNKNOWN, 0.0, [], flag=ReaderFlag.INDEX_NOT_SEEN)
         # A look spoiled by glare or a mislocated edge matches nothing; let the good looks speak.
         looks_all = list(zip(track.observations, track.residuals, strict=True))
-        good_looks = [x for x in looks_all if np.nanmax(x[0][1]) >= MIN_SCORE] or looks_all
+        floor = MIN_SCORE
+        if self._norm is not None:
+            # ... and a look far below the track's best one (its edge was placed wrongly as the
+            # card came in, say) would only blur what the good ones say.
+            floor = max(floor, max(float(np.nanmax(o[1])) for o, _ in looks_all) - SPOILED)
+        good_looks = [x for x in looks_all if np.nanmax(x[0][1]) >= floor] or looks_all
         good = [o for o, _ in good_looks]
         coarse = np.mean([o[0] for o in good], axis=0)
         fine_looks = np.stack([o[1] for o in good])
@@ -377,13 +488,25 @@ class ShoeReader:
         counts = scored.sum(axis=0)
         mean = np.where(counts > 0, np.where(scored, fine_looks, 0).sum(axis=0)
                         / np.maximum(counts, 1), -np.inf)
-        order = np.argsort(mean)[::-1]
-        b = int(order[0])
+        order = [int(i) for i in np.argsort(mean)[::-1]]
+        b = order[0]
+        # The two best much alike (7C and 7S): their comparison on the part where they differ
+        # (each look's pair test) settles which of the two it is, when the looks agree.
+        settled = None
+        if len(order) > 1 and np.isfinite(mean[order[1]]):
+            winner = _pair_verdict(track, b, order[1])
+            if winner is not None:
+                loser = order[1] if winner == b else b
+                b, settled = winner, loser
+                order = [b, loser, *order[2:]]
         best = float(mean[b])
         rivals = np.isfinite(mean) & (np.arange(len(mean)) != b)
         leads = [1.0]
         if rivals.any():
-            leads.append(float(np.min((best - mean[rivals]) / self._distance[b, rivals])))
+            rival_leads = (best - mean) / self._distance[b]
+            if settled is not None:
+                rival_leads[settled] = max(float(rival_leads[settled]), SURE_LEAD)
+            leads.append(float(np.min(rival_leads[rivals])))
         # Cards never scored finely must trail the best one clearly at coarse level as well.
         unscored = ~np.isfinite(mean)
         if unscored.any():
@@ -395,8 +518,11 @@ class ShoeReader:
         # While calibrating, looks may come from templates at different poses (sizes).
         maps = [m for m in maps if m.shape == maps[-1].shape]
         residual = float(np.abs(np.mean(maps, axis=0)).max()) if maps else math.inf
-        known = best >= MIN_SCORE and residual <= MAX_RESIDUAL
-        sure = known and (
+        known = best >= MIN_SCORE and residual <= MAX_RESIDUAL and not self._indistinct[b]
+        # Every look must agree: a look that clearly favours another card means the track may
+        # hold two physical cards (an edge taken for the next card's), or the view is unsteady.
+        agree = all(_agrees(o[1], b, self._distance, settled) for o in good)
+        sure = known and agree and (
             (lead >= SURE_LEAD and looks >= 2) or lead >= QUICK_LEAD
             or (final and lead >= LAST_LEAD))
         if not sure and not final:
@@ -413,6 +539,49 @@ class ShoeReader:
         twice = code in self._seen
         self._seen.add(code)
         return CardEvent(self.frame_no, code, confidence_of(lead), candidates, seen_twice=twice)
+
+
+def _pair_verdict(track: Track, a: int, b: int) -> int | None:
+    """Which of two much-alike cards the track's pair tests name: the looks that compared them
+    (at least PAIR_LOOKS) all favour the same one, on average by PAIR_LEAD or more."""
+    tests = [p[(a, b)] for p in track.pairs if (a, b) in p]
+    if len(tests) < PAIR_LOOKS:
+        return None
+    mean = float(np.mean(tests))
+    if abs(mean) < PAIR_LEAD or not all(t * math.copysign(1.0, mean) >= PAIR_MIN * abs(mean)
+                                           for t in tests):
+        return None
+    return a if mean > 0 else b
+
+
+def _agrees(fine: np.ndarray, best: int, distance: np.ndarray, excused: int | None = None
+            ) -> bool:
+    """One look does not clearly favour another card over ``best`` (by DISAGREE of what
+    separates the two taught corners); ``excused`` is a rival the pair test has ruled out."""
+    scores = np.where(np.isfinite(fine), fine, -np.inf)
+    if excused is not None:
+        scores[excused] = -np.inf
+    other = int(np.argmax(scores))
+    if other == best or not np.isfinite(scores[best]):
+        return True
+    return bool((scores[other] - scores[best]) / distance[best, other] < DISAGREE)
+
+
+def nearest_distance(vectors: np.ndarray) -> np.ndarray:
+    """Per taught corner, 1 - correlation with the most alike other corner."""
+    d = 1.0 - vectors @ vectors.T
+    np.fill_diagonal(d, np.inf)
+    return d.min(axis=1)
+
+
+def distinctness(templates) -> tuple[float, int, int]:
+    """How well taught corners tell cards apart: the smallest distance between two of them
+    (at the resolution the reader scores at), and which two."""
+    vectors = _Bank(list(templates), FINE, FINE_BLUR).vectors
+    d = 1.0 - vectors @ vectors.T
+    np.fill_diagonal(d, np.inf)
+    i, j = divmod(int(np.argmin(d)), d.shape[1])
+    return float(d[i, j]), i, j
 
 
 def _distances(vectors: np.ndarray) -> np.ndarray:

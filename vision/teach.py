@@ -27,7 +27,7 @@ from vision.geometry import (
 )
 from vision.locate import locate
 from vision.profile import DeckProfile
-from vision.reader import SIDE_TOLERANCE, frames
+from vision.reader import MIN_DISTINCT, SIDE_TOLERANCE, distinctness, frames
 from vision.track import EdgeTracker
 
 CORNER_W = 0.32  # corner searched for the index, as a fraction of card width
@@ -91,14 +91,15 @@ def _corners_from_video(path: Path, norm: Normaliser | None = None
         if tracker is None:
             tracker = EdgeTracker(frame.shape[0])
         geo = locate(frame[:, :, 1], one_side=norm is not None)
-        if geo is not None and norm is not None and abs(geo.right - STRIP_IN) > SIDE_TOLERANCE:
+        if (geo is not None and norm is not None
+                and abs(geo.side_at(frame.shape[0] / 2) - STRIP_IN) > SIDE_TOLERANCE):
             geo = None  # not the card's side where the geometry puts it
         _, track = tracker.update(0, geo.edges if geo else ())
         if track is None or geo is None:
             continue
         widths.append(geo.width)
         # In the canonical strip the card's width is the canonical one (only a part shows).
-        patch = _corner(frame, geo.right, track.edge,
+        patch = _corner(frame, geo.side_at(track.edge), track.edge,
                         geo.width if norm is None else CANON_CARD, ALIGN)
         if patch is not None:
             views.setdefault(track.number, []).append((track.edge, patch.copy()))
@@ -237,6 +238,20 @@ def teach_from_video(name: str, path: Path, codes: list[str]) -> DeckProfile:
             tried.append((geo, corners, width, -1.0))
             continue
         tried.append((geo, corners, width, _index_evidence(corners, width)))
+    # Both sides in view: each side's corner was cut and its index box learned; the index side
+    # is the one whose boxes tell the cards apart best (the other side's leading corner holds
+    # at most big pips, the same on many cards). Ink alone can favour big pips.
+    if sum(t[3] >= 0 for t in tried) > 1:
+        ranked = []
+        for geo, corners, width, evidence in tried:
+            if evidence < 0:
+                continue
+            try:
+                built = _build(name, "", codes, corners, width, VIDEO_SEARCH, geo)
+            except (TeachError, ValueError):
+                continue
+            ranked.append((geo, corners, width, distinctness(built.templates().values())[0]))
+        tried = ranked or tried
     if not tried:
         seen = candidates[0].describe().split(",")[0]  # "cards travel down"
         raise TeachError(f"{failure or 'no cards seen'}: something bright passes the window "
@@ -251,7 +266,18 @@ def teach_from_video(name: str, path: Path, codes: list[str]) -> DeckProfile:
     if not geo.is_default() or preview is not None:
         geo = geo.model_copy(update={"preview": encode_preview(preview)}) \
             if preview is not None else geo
-    return _build(name, f"video:{path}", codes, corners, width, VIDEO_SEARCH, geo)
+    return _distinct(_build(name, f"video:{path}", codes, corners, width, VIDEO_SEARCH, geo))
+
+
+def _distinct(profile: DeckProfile) -> DeckProfile:
+    """Refuse a profile in which two cards' index corners look the same."""
+    gap, i, j = distinctness(profile.templates().values())
+    if gap < MIN_DISTINCT:
+        a, b = profile.cards[i].code, profile.cards[j].code
+        raise TeachError(f"the learned index corners of {a} and {b} look the same (difference "
+                         f"{gap:.3f}); the index was not found in this pass. Deal it again, "
+                         f"slowly, with the cards face up; nothing saved")
+    return profile
 
 
 def teach_from_images(name: str, folder: Path, codes: Iterable[str] | None = None) -> DeckProfile:

@@ -19,6 +19,7 @@ class Track:
     done: bool = False  # the reader has answered for this card
     observations: list = field(default_factory=list)
     residuals: list = field(default_factory=list)  # per look: {card: local residual map}
+    pairs: list = field(default_factory=list)  # per look: {(card, rival): lead on their difference}
 
 
 class EdgeTracker:
