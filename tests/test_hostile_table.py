@@ -248,17 +248,19 @@ def test_run_on_unreplayable_log_is_one_error_line(tmp_path):
                "from entries where kind='event')")
     db.commit()
     db.close()
-    p = _cli("run", "--no-web", "--no-panels", "--once", "--speed", "0", "--bundle",
+    p = _cli("run", "--no-web", "--no-panels", "--once", "--speed", "1000", "--bundle",
              str(DATA / "durak2"), env_dir=tmp_path)
     assert p.returncode == 2 and "Traceback" not in p.stderr, p.stderr[-500:]
+    assert "frobnicate" in p.stderr.strip().splitlines()[-1]  # not argparse refusing an option
 
 
 def test_run_with_corrupt_video_is_one_error_line(tmp_path):
     b = _bundle_copy(tmp_path)
     (b / "shoe.mp4").write_bytes((DATA / "durak2" / "shoe.mp4").read_bytes()[:100_000])
-    p = _cli("run", "--no-web", "--no-panels", "--once", "--speed", "0", "--bundle", str(b),
+    p = _cli("run", "--no-web", "--no-panels", "--once", "--speed", "1000", "--bundle", str(b),
              env_dir=tmp_path)
     assert p.returncode == 2 and "Traceback" not in p.stderr, p.stderr[-500:]
+    assert "shoe.mp4" in p.stderr.strip().splitlines()[-1]  # not argparse refusing an option
 
 
 @pytest.mark.parametrize("damage", ["truncated", "no times", "faces of another deck"])
@@ -274,10 +276,12 @@ def test_run_with_broken_table_footage_is_one_error_line(tmp_path, damage):
         with np.load(DATA / "deck.table.npz") as data:
             np.savez(b / "deck.table.npz", version=data["version"], codes=data["codes"][:-1],
                      strips=data["strips"][:-1], stamp=data["stamp"])
-    p = _cli("run", "--no-web", "--no-panels", "--once", "--speed", "0", "--bundle", str(b),
+    p = _cli("run", "--no-web", "--no-panels", "--once", "--speed", "1000", "--bundle", str(b),
              env_dir=tmp_path)
     assert p.returncode == 2 and "Traceback" not in p.stderr, p.stderr[-500:]
-    assert p.stderr.strip().splitlines()[-1].startswith("error:")
+    last = p.stderr.strip().splitlines()[-1]
+    assert last.startswith("error:") and {"truncated": "table.mp4", "no times": "table.times.json",
+                                           "faces of another deck": "deck.table.npz"}[damage] in last
 
 
 def test_replay_line_for_missing_seat_is_not_a_traceback(tmp_path):
