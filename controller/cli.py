@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import logging
 import os
 import signal
@@ -21,7 +20,14 @@ from pathlib import Path
 from typing import Any
 
 from cardtable.args import number, whole
-from controller.footage import DEFAULT_BUNDLE, Bundle, BundleError, load_bundle, load_inputs
+from controller.footage import (
+    DEFAULT_BUNDLE,
+    Bundle,
+    BundleError,
+    load_bundle,
+    load_inputs,
+    read_frame_times,
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -127,10 +133,7 @@ def _loose_clip(clip: Path, link: Path) -> list[float]:
         raise BundleError(f"no such video: {clip}")
     times_path = clip.with_suffix(".times.json")
     if times_path.is_file():
-        try:
-            times = [float(t) for t in json.loads(times_path.read_text(encoding="utf-8"))]
-        except (ValueError, TypeError) as exc:
-            raise BundleError(f"{times_path}: not a JSON list of frame times ({exc})") from None
+        times = read_frame_times(times_path)
     else:
         try:
             times = [n / 30.0 for n in range(frame_count(clip))]

@@ -44,7 +44,9 @@ from vision.footage import FACE_DOWN, FPS, make_clip
 from vision.profile import DeckProfile, ProfileError
 from vision.reader import VideoError, frame_count
 from vision.reader import frames as video_frames
-from vision.table.faces import FACES_VERSION, Faces, build_faces
+from vision.table.faces import Faces, FacesError, build_faces, read_faces, save_faces
+from vision.table.footage import FRAME_H as TABLE_FRAME_H
+from vision.table.footage import FRAME_W as TABLE_FRAME_W
 from vision.table.timeline import CameraLog, SessionCamera
 from vision.teach import teach_from_video
 
@@ -56,7 +58,6 @@ PACE = {"play": 1.4, "beat": 1.4, "button": 1.2, "press_gap": 0.35, "gather": 0.
         # filmed plays: the arm starts this long before the card would have been "placed", and
         # the next input comes this long after the card lies uncovered (the reader's decision)
         "reach": 0.8, "seen": 0.3}
-TABLE_W, TABLE_H = 1280, 720
 
 
 class BundleError(RuntimeError):
@@ -91,15 +92,11 @@ class Bundle:
         path = self.path / "deck.table.npz"
         if not path.is_file():
             path = self.path.parent / "deck.table.npz"
-        codes = [c.code for c in self.profile().cards]
         try:
-            with np.load(path) as data:
-                if int(data["version"]) != FACES_VERSION or list(data["codes"]) != codes:
-                    raise ValueError("made for another deck or another version")
-                return Faces(codes, data["strips"])
-        except (OSError, ValueError, KeyError) as exc:
-            raise BundleError(f"the table reader's faces of bundle {self.path} ({path}) are "
-                              f"unusable: {exc}") from None
+            return read_faces(path, self.profile())
+        except FacesError as exc:
+            raise BundleError(f"the table reader's faces of bundle {self.path} are unusable: "
+                              f"{exc}") from None
 
     def profile(self) -> DeckProfile:
         """The bundle's own ``deck.json``, else the one its folder's parent shares."""
@@ -171,6 +168,7 @@ class _Meta(BaseModel):
     names: list[str] = Field(default_factory=list)
     shoe_cards: list[str] = Field(default_factory=list)
     events: list[str] = Field(default_factory=list)
+    table: dict[str, Any] = Field(default_factory=dict)  # the overhead footage's seats and truth
 
 
 def load_bundle(path: str | Path) -> Bundle:
@@ -198,8 +196,7 @@ def load_bundle(path: str | Path) -> Bundle:
             if not (path / name).is_file():
                 raise BundleError(f"{path} has table footage but {name} is missing")
         table_times = _clip_times(path, "table")
-        raw = json.loads(_read_text(path / "game.json")).get("table")
-        table_meta = raw if isinstance(raw, dict) else {}
+        table_meta = meta.table
         if table_meta.get("seats") not in (2, 4):
             raise BundleError(f"{path / 'game.json'}: the table footage needs 'table': "
                               f"{{'seats': 2 or 4, ...}}")
@@ -208,9 +205,8 @@ def load_bundle(path: str | Path) -> Bundle:
                   inputs=inputs, times=times, table_times=table_times, table_meta=table_meta)
 
 
-def _clip_times(path: Path, camera: str) -> list[float]:
-    """A camera's frame times (``CAMERA.times.json``), checked against its clip's frames."""
-    stamps, clip = path / f"{camera}.times.json", path / f"{camera}.mp4"
+def read_frame_times(stamps: Path) -> list[float]:
+    """A ``CLIP.times.json``: each frame's time, finite, from 0 up, never going backwards."""
     try:
         times = [float(t) for t in json.loads(_read_text(stamps))]
         if not all(math.isfinite(t) and t >= 0 for t in times):
@@ -219,6 +215,13 @@ def _clip_times(path: Path, camera: str) -> list[float]:
             raise ValueError("the times go backwards")
     except (ValueError, TypeError) as exc:
         raise BundleError(f"{stamps}: not a list of frame times ({_one_line(exc)})") from None
+    return times
+
+
+def _clip_times(path: Path, camera: str) -> list[float]:
+    """A camera's frame times (``CAMERA.times.json``), checked against its clip's frames."""
+    stamps, clip = path / f"{camera}.times.json", path / f"{camera}.mp4"
+    times = read_frame_times(stamps)
     try:
         frames = frame_count(clip)
     except VideoError as exc:
@@ -322,8 +325,7 @@ def teach_deck(deck_art: str, composition: str = "36", seed: int = 0) -> tuple[D
 
 def save_table_faces(path: Path, faces: Faces) -> None:
     """A bundle's face strips, in the sidecar format of ``vision.table.faces``."""
-    np.savez_compressed(path, version=FACES_VERSION, codes=np.array(faces.codes),
-                        strips=faces.strips, stamp=np.array(""))
+    save_faces("", faces, path=path)
 
 
 def record_session(out: Path, game_name: str, options: dict[str, Any] | None = None, *,
@@ -364,7 +366,8 @@ def record_session(out: Path, game_name: str, options: dict[str, Any] | None = N
         (out / stale).unlink(missing_ok=True)
     camera: SessionCamera | None = None
     if table_camera and game.num_seats in (2, 4):
-        camera = SessionCamera(_Encoder(out / "table.mp4", (TABLE_W, TABLE_H)), deck_art,
+        camera = SessionCamera(_Encoder(out / "table.mp4", (TABLE_FRAME_W, TABLE_FRAME_H)),
+                               deck_art,
                                game.num_seats, seed=seed + 7, difficulty=difficulty,
                                layout="durak" if game_name.startswith("durak") else "tricks")
 

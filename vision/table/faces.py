@@ -140,8 +140,10 @@ def _stamp(profile: DeckProfile) -> str:
     return f"{profile.created} {profile.source}"
 
 
-def save_faces(name: str, faces: Faces, profile: DeckProfile | None = None) -> Path:
-    path = faces_path(name)
+def save_faces(name: str, faces: Faces, profile: DeckProfile | None = None,
+               path: Path | None = None) -> Path:
+    """Into the deck's sidecar (``faces_path(name)``), or ``path`` (a recorded session's)."""
+    path = Path(path) if path is not None else faces_path(name)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.tmp.npz")
     np.savez_compressed(tmp, version=FACES_VERSION, codes=np.array(faces.codes), strips=faces.strips,
@@ -150,17 +152,27 @@ def save_faces(name: str, faces: Faces, profile: DeckProfile | None = None) -> P
     return path
 
 
+def read_faces(path: Path, profile: DeckProfile) -> Faces:
+    """The strips in ``path``, if they are this teaching's of this deck; else a FacesError."""
+    codes = [c.code for c in profile.cards]
+    try:
+        with np.load(path) as data:
+            if int(data["version"]) != FACES_VERSION or list(data["codes"]) != codes:
+                raise FacesError(f"{path} holds strips of another deck or version")
+            if str(data["stamp"]) not in ("", _stamp(profile)):
+                raise FacesError(f"{path} holds strips of another teaching of the deck")
+            return Faces(codes, data["strips"])
+    except (OSError, ValueError, KeyError) as exc:
+        raise FacesError(f"{path} is unreadable: {exc}") from None
+
+
 def load_faces(profile: DeckProfile, build: bool = True) -> Faces:
     """The deck's table templates: from the sidecar, else made from the pass (and saved)."""
     path = faces_path(profile.name)
-    codes = [c.code for c in profile.cards]
     if path.is_file():
         try:
-            with np.load(path) as data:
-                if (int(data["version"]) == FACES_VERSION and list(data["codes"]) == codes
-                        and str(data["stamp"]) in ("", _stamp(profile))):
-                    return Faces(codes, data["strips"])
-        except (OSError, ValueError, KeyError):
+            return read_faces(path, profile)
+        except FacesError:
             pass  # stale or damaged: make it again
     if not build:
         raise FacesError(f"no table templates for deck {profile.name!r}")

@@ -24,6 +24,7 @@ import math
 import random
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -360,11 +361,27 @@ def _shoulder(seat: int, seats: int, lateral: float) -> tuple[float, float]:
     return dx * far - dy * lateral, dy * far + dx * lateral
 
 
-class _Writer:
-    def __init__(self, out: Path, scene: _Scene, d: Difficulty, seed: int) -> None:
+class _Mpeg4:
+    """OpenCV's MPEG-4 writer as a sink (``write``/``close``)."""
+
+    def __init__(self, out: Path) -> None:
         self.w = cv2.VideoWriter(str(out), cv2.VideoWriter_fourcc(*"mp4v"), FPS, (FRAME_W, FRAME_H))
         if not self.w.isOpened():
             raise RuntimeError(f"cannot write video {out}")
+
+    def write(self, frame: np.ndarray) -> None:
+        self.w.write(frame)
+
+    def close(self) -> None:
+        self.w.release()
+
+
+class _Writer:
+    """The camera: lighting, sensor noise and JPEG loss on each drawn frame, then into ``out``
+    (a path: MPEG-4; or any sink with ``write(frame)`` and ``close()``)."""
+
+    def __init__(self, out: Path | Any, scene: _Scene, d: Difficulty, seed: int) -> None:
+        self.w = _Mpeg4(out) if isinstance(out, Path) else out
         self.scene, self.d = scene, d
         self.frame = 0
         # Sensor noise: one field somewhat larger than a frame, cut at a fresh random offset
@@ -384,7 +401,7 @@ class _Writer:
         self.frame += 1
 
     def close(self) -> None:
-        self.w.release()
+        self.w.close()
 
 
 def _lerp(a: tuple[float, float], b: tuple[float, float], t: float) -> tuple[float, float]:
@@ -454,9 +471,12 @@ class _Director:
         self.t.placed.append(TruthPlaced(code, seat, rest_frame, covers, (x, y)))
         self.on_table[-1] = (card, len(self.t.placed) - 1)
 
-    def gather(self, seat: int, keep_objects: bool = True) -> None:
+    def gather(self, seat: int, keep_objects: bool = True, only: set[str] | None = None) -> None:
+        """``seat`` sweeps the cards off the table (``only``: just these codes, e.g. one card
+        taken back)."""
         s, rng = self.s, self.rng
-        taking = [(c, i) for c, i in self.on_table if not (keep_objects and c.code == OBJECT)]
+        taking = [(c, i) for c, i in self.on_table if not (keep_objects and c.code == OBJECT)
+                  and (only is None or c.code in only)]
         if not taking:
             return
         cx = float(np.mean([c.x for c, _ in taking]))

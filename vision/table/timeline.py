@@ -9,29 +9,28 @@ and camera effects, starting at the time asked for (or as soon as the previous a
 and every frame gets a timestamp. Like a real motion-triggered camera it records only while
 something happens, plus a short still tail after each action, so an idle table costs nothing.
 
-It writes ``table.mp4`` (H.264 through PyAV when installed, else MPEG-4), and returns the frame
-times and the truth (what was placed, removed, taken back, and when).
+It writes to a path (MPEG-4) or to the caller's sink (``record_session`` passes its H.264
+encoder), and returns the frame times and the truth (what was placed, removed, taken back, and
+when).
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
-import cv2
 import numpy as np
 
 from vision.table.footage import (
     DIFFICULTIES,
     FPS,
-    FRAME_H,
-    FRAME_W,
     TABLES,
+    Difficulty,
     _Director,
     _Scene,
     _spot,
+    _Writer,
     marker_corners_mm,
     project,
     seat_direction,
@@ -41,50 +40,18 @@ TAIL_S = 0.4  # still frames recorded after each action (the reader decides on s
 LEAD_IN_S = 0.3  # still frames before the first action: the reader learns the empty table
 
 
-class Sink(Protocol):
-    """Where encoded frames go (``controller.footage`` passes its H.264 encoder)."""
+class _ClockedWriter(_Writer):
+    """The generator's camera (lighting, sensor noise, JPEG), with a timestamp per frame."""
 
-    def write(self, frame: np.ndarray) -> None: ...
-
-    def close(self) -> None: ...
-
-
-class _Mpeg4:
-    def __init__(self, path: Path) -> None:
-        self.w = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"mp4v"), FPS, (FRAME_W, FRAME_H))
-        if not self.w.isOpened():
-            raise RuntimeError(f"cannot write video {path}")
-
-    def write(self, frame: np.ndarray) -> None:
-        self.w.write(frame)
-
-    def close(self) -> None:
-        self.w.release()
-
-
-class _ClockedWriter:
-    """The generator's camera (lighting, sensor noise, JPEG) with a timestamp per frame."""
-
-    def __init__(self, sink: Sink, scene: _Scene, jpeg: int, noise: float, seed: int) -> None:
-        self.sink, self.scene, self.jpeg = sink, scene, jpeg
-        self.frame = 0
+    def __init__(self, sink: Any, scene: _Scene, d: Difficulty, seed: int) -> None:
+        super().__init__(sink, scene, d, seed)
         self.clock = 0.0
         self.times: list[float] = []
-        cv2.setRNGSeed(seed)
-        self.noise = np.empty((FRAME_H + 97, FRAME_W + 131, 3), np.float32)
-        cv2.randn(self.noise, 0.0, noise)
-        self.rng = random.Random(seed)
 
     def write(self, img: np.ndarray) -> None:
-        f = cv2.multiply(img, self.scene.light, dtype=cv2.CV_32F)
-        dy, dx = self.rng.randrange(97), self.rng.randrange(131)
-        f += self.noise[dy:dy + FRAME_H, dx:dx + FRAME_W]
-        f8 = cv2.convertScaleAbs(f)
-        ok, buf = cv2.imencode(".jpg", f8, [cv2.IMWRITE_JPEG_QUALITY, self.jpeg])
-        self.sink.write(cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else f8)
+        super().write(img)
         self.times.append(round(self.clock, 4))
         self.clock += 1 / FPS
-        self.frame += 1
 
     def at(self, t: float) -> None:
         """The next frame is taken no earlier than ``t`` (the camera was idle till then)."""
@@ -116,10 +83,11 @@ class CameraLog:
 class SessionCamera:
     """Draws a session's table actions as overhead footage on the session's clock."""
 
-    def __init__(self, sink: Sink | Path, deck: str, seats: int, *, seed: int = 0,
+    def __init__(self, sink: Any, deck: str, seats: int, *, seed: int = 0,
                  difficulty: str = "easy", table: str | None = None,
                  layout: str = "tricks") -> None:
-        """``layout``: ``tricks`` (each seat plays in front of itself) or ``durak`` (attacks in a
+        """``sink``: a path (MPEG-4) or anything with ``write(frame)`` and ``close()``.
+        ``layout``: ``tricks`` (each seat plays in front of itself) or ``durak`` (attacks in a
         row across the middle, each defence laid over the card it beats)."""
         if seats not in (2, 4):
             raise ValueError("the table camera covers two or four seats")
@@ -131,8 +99,7 @@ class SessionCamera:
         self.seats, self.d = seats, d
         table = table or self.rng.choice(TABLES)
         self.scene = _Scene(deck, table, d, self.rng, np.random.default_rng(seed))
-        out = _Mpeg4(sink) if isinstance(sink, Path) else sink
-        self.w = _ClockedWriter(out, self.scene, d.jpeg, d.noise, seed)
+        self.w = _ClockedWriter(sink, self.scene, d, seed)
         self._truth = _Truth()
         self.director = _Director(self.scene, self.w, self._truth, seats, self.rng)  # type: ignore[arg-type]
         self.log = CameraLog(times=self.w.times,
@@ -169,7 +136,7 @@ class SessionCamera:
 
     def close(self) -> CameraLog:
         self._begin(self.w.clock)
-        self.w.sink.close()
+        self.w.close()
         return self.log
 
     # -- the parts ----------------------------------------------------------------------------
@@ -188,10 +155,7 @@ class SessionCamera:
         self._begin(t)
         if not cards:
             return self.w.clock
-        keep = [(c, i) for c, i in self.director.on_table if c.code not in cards]
-        self.director.on_table = [(c, i) for c, i in self.director.on_table if c.code in cards]
-        self.director.gather(seat, keep_objects=False)
-        self.director.on_table = keep + self.director.on_table
+        self.director.gather(seat, keep_objects=False, only=set(cards))
         gone = self.w.time_of(self._truth.removed[-1].frame)
         for c in cards:
             self.where.pop(c, None)
