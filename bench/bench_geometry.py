@@ -8,10 +8,10 @@ percent of scale, a few px of offset, under a degree of tilt), 30% of the cards 
 Prints per pair: cards, read %, confident wrong, lost/extra, late (answered more than 100 ms after
 the index was fully in view), and the worst answer delay.
 
-Three sets, reported separately (docs/vision.md): ``tuned`` (run while building), ``seen`` (the
-first round's held-back set, run once after that round and debugged on since) and
-``held-back`` (the second round's: shoes and decks fixed before its tuning began and run only
-once the reader was frozen). A pair whose teaching is refused is reported with the reason.
+Four sets, reported separately (docs/vision.md): ``tuned`` (run while building), ``seen`` and
+``seen-2`` (the first and second rounds' held-back sets, each run once after its round and
+debugged on since) and ``held-back`` (the third round's: shoes and decks fixed before its tuning
+began and run only once the reader was frozen). A pair whose teaching is refused is reported with the reason.
 ``--speed`` times ShoeReader.feed per frame (one core) and `cardtable read` (a fresh process)
 against a plain decode of the same clip (a fresh process), per shoe, the classic one first.
 """
@@ -51,12 +51,16 @@ TUNED_DECKS = (("Атласные", "36j"), ("anglo", "36"), ("simplistic", "36"
 # been looked at since (its failures were debugged in the second round), so it is now "seen".
 SEEN_SHOES = ("right-mirror", "up-mirror-small", "down-big")
 SEEN_DECKS = (("neoclassical", "36"), ("plastic", "36"), ("gnomangelo", "36"))
-# The second held-back set: fixed before the second round's tuning, run only once the reader
-# was frozen (shoes and decks never used while tuning).
-HELD_BACK_SHOES = ("left-mirror-small", "down-mirror-wide", "right-big")
-HELD_BACK_DECKS = (("tango", "36"), ("dondorf", "36"), ("bellot", "36"))
+# The second held-back set: fixed before the second round's tuning, run once after that round's
+# reader was frozen; its teaching refusals are what the third round worked on, so it is "seen-2".
+SEEN2_SHOES = ("left-mirror-small", "down-mirror-wide", "right-big")
+SEEN2_DECKS = (("tango", "36"), ("dondorf", "36"), ("bellot", "36"))
+# The third held-back set: fixed on 1 Dec 2026 before the third round's tuning began, run only
+# once the reader is frozen (shoes and decks never used while tuning).
+HELD_BACK_SHOES = ("up-big", "right-small", "left-mirror-wide")
+HELD_BACK_DECKS = (("guyenne-classic", "36"), ("slavic_costumes", "36"), ("lattmann", "36"))
 SETS = {"tuned": (TUNED_SHOES, TUNED_DECKS), "seen": (SEEN_SHOES, SEEN_DECKS),
-        "held-back": (HELD_BACK_SHOES, HELD_BACK_DECKS)}
+        "seen-2": (SEEN2_SHOES, SEEN2_DECKS), "held-back": (HELD_BACK_SHOES, HELD_BACK_DECKS)}
 ROTATED = 0.3
 
 

@@ -326,6 +326,10 @@ SHOES: dict[str, Shoe] = {s.name: s for s in (
     _shoe("left-mirror-small", place("left", 0.6, -2.0, 0.3, mirror=True)),
     _shoe("down-mirror-wide", place("down", 1.3, 1.0, 0.75, mirror=True)),
     _shoe("right-big", place("right", 1.6, -1.0, 0.85)),
+    # Shoe reader III's held-back set, fixed before the round's tuning began (1 Dec 2026).
+    _shoe("up-big", place("up", 2.0, 2.5, 0.86)),
+    _shoe("right-small", place("right", 0.55, 1.5, 0.7)),
+    _shoe("left-mirror-wide", place("left", 1.4, -0.5, 0.8, mirror=True)),
 )}
 
 
