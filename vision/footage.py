@@ -18,7 +18,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.artwork import BACK, card_images
+from vision.artwork import BACK, add_border, card_images
 from vision.geometry import CANON_SIDE, CENTRE, DEFAULT_GEOMETRY, Normaliser, ShoeGeometry
 
 FRAME_W, FRAME_H = 640, 480
@@ -51,6 +51,64 @@ DIFFICULTIES: dict[str, Difficulty] = {
 }
 
 
+@dataclass(frozen=True)
+class Border:
+    """A border drawn round every face: ``thickness`` as a fraction of the card width, inside
+    the card's outline and following its rounded corners, in ``colour`` (BGR)."""
+
+    thickness: float
+    colour: tuple[int, int, int]
+
+
+# Named styles; "dark" is like gnome-cards paris's own border, a little thicker.
+BORDERS: dict[str, Border] = {
+    "dark": Border(0.03, (30, 30, 30)),
+    "black": Border(0.02, (0, 0, 0)),
+}
+
+
+def get_border(border: str | Border | tuple | None) -> Border | None:
+    """A border style from a name in ``BORDERS``, a ``Border``, or ``(thickness, colour)`` with
+    the colour a grey level or a BGR triple; None (or "none") for no border."""
+    if border is None or border == "none":
+        return None
+    if isinstance(border, Border):
+        b = border
+    elif isinstance(border, str):
+        if border not in BORDERS:
+            raise ValueError(f"unknown border style {border!r}; choose {', '.join(BORDERS)} "
+                             f"or THICKNESS,GREY (e.g. 0.03,30)")
+        b = BORDERS[border]
+    else:
+        try:
+            thickness, colour = border
+            grey = (colour,) * 3 if isinstance(colour, int | float) else tuple(colour)
+            b = Border(float(thickness), tuple(int(c) for c in grey))  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            raise ValueError(f"border {border!r} must be (thickness, colour)") from None
+    if not 0.0 < b.thickness <= 0.15:
+        raise ValueError(f"border thickness {b.thickness} must be above 0 and at most 0.15 of "
+                         f"the card width")
+    if len(b.colour) != 3 or not all(0 <= c <= 255 for c in b.colour):
+        raise ValueError(f"border colour {b.colour} must be a grey level or BGR, each 0..255")
+    return b
+
+
+def _faces(deck: str, width: int, border: Border | None
+           ) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """The deck's artwork as drawn in the clip, and as it is without the border (the ground
+    truth's index box is found on the latter: the border is ink all round the face)."""
+    plain = card_images(deck, width)
+    if border is None:
+        return plain, plain
+    return add_border(plain, border.thickness, border.colour), plain
+
+
+def _border_truth(border: Border | None) -> dict | None:
+    return None if border is None else {"thickness": border.thickness,
+                                        "colour": list(border.colour)}
+
+
 @dataclass
 class TruthItem:
     """One physical object that passed the window, in order."""
@@ -71,6 +129,7 @@ class Truth:
     shoe: str = "classic"
     session: int = 0
     geometry: dict | None = None  # the exact ShoeGeometry of this session
+    border: dict | None = None  # the Border drawn round every face, if any
 
     def save(self, path: Path) -> None:
         path.write_text(json.dumps(asdict(self), indent=1, ensure_ascii=False))
@@ -148,26 +207,30 @@ def make_clip(
     shoe: str | Shoe | None = None,
     session: int = 0,
     rotated: float = 0.0,
+    border: str | Border | tuple | None = None,
 ) -> Truth:
     """Write a clip of ``cards`` (in that order) leaving the shoe, plus ``<out>.truth.json``.
 
     ``face_down`` backs and ``objects`` foreign blobs are slipped in at random places. ``shoe``
     (a name from ``SHOES`` or a ``Shoe``) sets the camera geometry, ``session`` the small
     mounting differences of one session of that shoe, ``rotated`` the share of cards turned 180
-    degrees. Without them the clip is the classic shoe, frame for frame as it always was.
+    degrees. ``border`` (a name from ``BORDERS``, a ``Border`` or ``(thickness, colour)``)
+    draws a border round every face. Without them the clip is the classic shoe, frame for
+    frame as it always was.
     """
     if difficulty not in DIFFICULTIES:
         raise ValueError(f"unknown difficulty {difficulty!r}; choose {', '.join(DIFFICULTIES)}")
     if not 0.0 <= rotated <= 1.0:
         raise ValueError(f"rotated share {rotated} must be between 0 and 1")
+    style = get_border(border)
     if shoe is not None or session or rotated:
         return _make_shoe_clip(out, deck, cards, difficulty, seed, face_down, objects, lead_in,
-                               get_shoe(shoe or "classic"), session, rotated)
+                               get_shoe(shoe or "classic"), session, rotated, style)
     d = DIFFICULTIES[difficulty]
     rnd = random.Random(seed)
     nrng = np.random.default_rng(seed)
-    art = card_images(deck, CARD_W)
-    _, iy0, _, iy1 = _index_box([v for k, v in art.items() if k != BACK])
+    art, plain = _faces(deck, CARD_W, style)
+    _, iy0, _, iy1 = _index_box([v for k, v in plain.items() if k != BACK])
 
     sequence: list[str] = list(cards)
     for kind, count in ((FACE_DOWN, face_down), (OBJECT, objects)):
@@ -198,7 +261,8 @@ def make_clip(
     writer = cv2.VideoWriter(str(out), cv2.VideoWriter_fourcc(*"mp4v"), FPS, (FRAME_W, FRAME_H))
     if not writer.isOpened():
         raise RuntimeError(f"cannot write video {out}")
-    truth = Truth(deck=deck, difficulty=difficulty, seed=seed, frames=0, fps=FPS)
+    truth = Truth(deck=deck, difficulty=difficulty, seed=seed, frames=0, fps=FPS,
+                  border=_border_truth(style))
     visible = [-1] * len(items)
     exits = [-1] * len(items)
     offset = 0.0
@@ -357,7 +421,7 @@ def session_geometry(shoe: Shoe, session: int) -> ShoeGeometry:
 
 def _make_shoe_clip(out: Path, deck: str, cards: list[str], difficulty: str, seed: int,
                     face_down: int, objects: int, lead_in: int, shoe: Shoe, session: int,
-                    rotated: float) -> Truth:
+                    rotated: float, border: Border | None = None) -> Truth:
     """``make_clip`` through any shoe geometry: the belt is drawn in card pixels (canonical
     layout times the scale, so the artwork is rendered at the size the camera sees it), then
     turned, mirrored and moved onto the camera frame; lighting, glare, noise and compression
@@ -368,10 +432,11 @@ def _make_shoe_clip(out: Path, deck: str, cards: list[str], difficulty: str, see
     rnd = random.Random(seed)
     nrng = np.random.default_rng(seed)
     cw = round(CARD_W * s)
-    art = card_images(deck, cw)
-    faces = [v for k, v in art.items() if k != BACK]
+    art, plain = _faces(deck, cw, border)
     turned = {k: cv2.rotate(v, cv2.ROTATE_180) for k, v in art.items()}
-    boxes = {False: _index_box(faces), True: _index_box([turned[k] for k in art if k != BACK])}
+    faces = [v for k, v in plain.items() if k != BACK]
+    boxes = {False: _index_box(faces),
+             True: _index_box([cv2.rotate(v, cv2.ROTATE_180) for v in faces])}
 
     sequence: list[str] = list(cards)
     for kind, count in ((FACE_DOWN, face_down), (OBJECT, objects)):
@@ -425,7 +490,8 @@ def _make_shoe_clip(out: Path, deck: str, cards: list[str], difficulty: str, see
     if not writer.isOpened():
         raise RuntimeError(f"cannot write video {out}")
     truth = Truth(deck=deck, difficulty=difficulty, seed=seed, frames=0, fps=FPS,
-                  shoe=shoe.name, session=session, geometry=geo.model_dump(exclude={"preview"}))
+                  shoe=shoe.name, session=session, geometry=geo.model_dump(exclude={"preview"}),
+                  border=_border_truth(border))
     visible = [-1] * len(items)
     exits = [-1] * len(items)
     offset = 0.0

@@ -151,6 +151,22 @@ class Normaliser:
                               flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                               borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
 
+    def green(self, frame: np.ndarray) -> np.ndarray:
+        """The strip's green channel alone, exactly as in ``self(frame)`` (every step works per
+        channel): enough to find cards, at a third of the warp; the reader warps the colour
+        strip only in frames where an index is in view."""
+        if self.preblur:
+            x0, y0, x1, y1 = self.camera_box(frame.shape)
+            k = 2 * self.preblur + 1
+            warp = self.warp.copy()
+            warp[:, 2] -= (x0, y0)
+            sub = cv2.blur(cv2.extractChannel(frame[y0:y1, x0:x1], 1), (k, k))
+        else:
+            warp, sub = self.warp, cv2.extractChannel(frame, 1)
+        return cv2.warpAffine(sub, warp, (self.width, self.height),
+                              flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                              borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+
     def adjust(self, dx: float, slope: float, centre_y: float) -> None:
         """Re-aim the strip for a shoe set up a little differently from the taught one: the
         card's side was seen at ``STRIP_IN + dx`` at strip row ``centre_y``, running ``slope``
@@ -174,8 +190,30 @@ class Normaliser:
         pts = np.asarray(list(points), float)
         return pts @ self.warp[:, :2].T + self.warp[:, 2]
 
-    def camera_box(self, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
-        c = self.strip_corners()
+    def part(self, frame: np.ndarray, rows: tuple[int, int], cols: tuple[int, int]
+             ) -> np.ndarray:
+        """``self(frame)[r0:r1, c0:c1]`` warped on its own (a look needs an eighth of the
+        strip). Equal to the cut of the whole strip but for a rare 1-level rounding step."""
+        (r0, r1), (c0, c1) = rows, cols
+        shift = np.array([[1.0, 0.0, c0], [0.0, 1.0, r0], [0.0, 0.0, 1.0]])
+        warp = (np.vstack([self.warp, [0, 0, 1]]) @ shift)[:2]
+        size = (max(0, c1 - c0), max(0, r1 - r0))
+        if self.preblur:
+            x0, y0, x1, y1 = self.camera_box(frame.shape, (r0, r1, c0, c1))
+            k = 2 * self.preblur + 1
+            warp[:, 2] -= (x0, y0)
+            frame = cv2.blur(frame[y0:y1, x0:x1], (k, k))
+        return cv2.warpAffine(frame, warp, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                              borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
+
+    def camera_box(self, shape: tuple[int, ...], part: tuple[int, int, int, int] | None = None
+                   ) -> tuple[int, int, int, int]:
+        """Camera pixels the strip (or its rows r0:r1, columns c0:c1) is sampled from."""
+        if part is None:
+            c = self.strip_corners()
+        else:
+            r0, r1, c0, c1 = part
+            c = self.to_camera([(c0, r0), (c1, r0), (c1, r1), (c0, r1)])
         pad = 4 + 2 * self.preblur
         h, w = shape[:2]
         x0, y0 = np.floor(c.min(axis=0)).astype(int) - pad
@@ -250,12 +288,12 @@ def _sides(lit: np.ndarray, valid: np.ndarray) -> tuple[np.ndarray | None, np.nd
         if on.size == 0:
             continue
         a, b = on[0], on[-1]
-        if a > 1:
+        if a > 1 and _sharp(row, a, -1):
             # sub-pixel crossing
             f0, f1 = row[a - 1], row[a]
             rows_l.append(y)
             xl.append(ok[0] + a - 1 + (0.5 - f0) / max(f1 - f0, 1e-3))
-        if b < row.size - 2:
+        if b < row.size - 2 and _sharp(row, b, 1):
             f0, f1 = row[b], row[b + 1]
             rows_r.append(y)
             xr.append(ok[0] + b + (f0 - 0.5) / max(f0 - f1, 1e-3))
@@ -271,6 +309,13 @@ def _sides(lit: np.ndarray, valid: np.ndarray) -> tuple[np.ndarray | None, np.nd
         return np.polyfit(r[keep], x[keep], 1)[::-1]
 
     return fit(rows_l, xl), fit(rows_r, xr)
+
+
+def _sharp(row: np.ndarray, at: int, out: int) -> bool:
+    """A card side is lit in most busy frames just inside it and in almost none just outside;
+    where a deck's artwork is dark near the frame's edge the lit share only dips (no side)."""
+    n = row.size - 1
+    return float(row[min(max(at - 2 * out, 0), n)] - row[min(max(at + 3 * out, 0), n)]) > 0.4
 
 
 def _lit_fraction(small: list[np.ndarray]) -> tuple[np.ndarray, float]:
@@ -323,39 +368,77 @@ def _dominant(motion: list[tuple[int, float, float]], what: str) -> tuple[float,
 
 
 def _belt_length(p: _Pass, angle: float, side_x: float, thr: float, mirror_left: bool) -> float:
-    """Card length along the travel (small px), from lit runs on the belt just inside the side."""
+    """Card length along the travel (small px), from lit runs on the belt inside the side (the
+    frames laid on the belt by the measured motion, so each card passes as one run)."""
     vx, vy = _dominant(p.motion, "teaching pass")
     speeds = {i: (dx * -math.sin(math.radians(angle)) + dy * math.cos(math.radians(angle)))
               / SMALL for i, dx, dy in p.motion}
-    # A band just inside the side: the rounded corners of back-to-back cards leave a notch
-    # there, and the index ink (which starts further in) does not break the runs.
-    inward = 1 if mirror_left else -1
-    cols = [round(side_x + inward * k) for k in range(1, 4)]
-    belt: dict[int, list[bool]] = {}
-    pos = 0.0
-    for i, s in enumerate(p.small):
-        pos += speeds.get(i, 0.0)
-        up, valid = _upright((s > thr).astype(np.float32), angle)
-        if not all(0 <= c < up.shape[1] for c in cols):
-            break
-        colv = up[:, cols].mean(axis=1) > 0.5
-        ok = valid[:, cols].all(axis=1)
-        for y in np.flatnonzero(ok):
-            belt.setdefault(round(y - pos), []).append(bool(colv[y]))
     del vx, vy
-    if not belt:
+    # Bands of 3 columns at several depths inside the side. Ink on the card (index, pips, the
+    # thin frame lines of some designs) can only cut a card's lit run short, never lengthen it,
+    # and it sits at different depths on different cards; the rounded corners shorten runs at
+    # the very edge. So the card's length is the longest run that recurs over the cards, at the
+    # depth where it is longest. Back-to-back cards leave a notch only near the edge; deeper in
+    # they merge into one run, so no depth may claim much more than the edge band does.
+    inward = 1 if mirror_left else -1
+    cols = np.array([round(side_x + inward * k) for k in range(1, BELT_DEPTH + 3)])
+    pos = np.cumsum([speeds.get(i, 0.0) for i in range(len(p.small))])
+    h = p.small[0].shape[0]
+    k0 = int(np.floor(-pos.max())) - 1
+    size = int(np.ceil(h - pos.min())) - k0 + 2
+    votes = np.zeros((size, cols.size), np.float32)
+    seen = np.zeros((size, cols.size), np.float32)
+    for s, at in zip(p.small, pos, strict=True):
+        up, valid = _upright((s > thr).astype(np.float32), angle)
+        inside = (cols >= 0) & (cols < up.shape[1])
+        if not inside[:3].all():
+            break
+        c = cols[inside]
+        keys = np.round(np.arange(h) - at).astype(int) - k0
+        votes[keys[:, None], np.flatnonzero(inside)[None, :]] += up[:, c] * valid[:, c]
+        seen[keys[:, None], np.flatnonzero(inside)[None, :]] += valid[:, c]
+    if not seen[:, :3].any():
         raise GeometryError("cannot follow the cards along the travel")
-    keys = sorted(belt)
-    lit = np.array([np.mean(belt[k]) > 0.5 for k in range(keys[0], keys[-1] + 1)
-                    if k in belt] or [False])
-    change = np.flatnonzero(np.diff(lit.astype(np.int8)))
-    runs = [b - a for a, b in itertools.pairwise(change) if lit[a + 1]]
-    runs = [r for r in runs if r > 10]
-    if not runs:
+    lit = np.where(seen > 0, votes / np.maximum(seen, 1), np.nan)
+    edge = 0.0  # the longest run the edge bands saw, recurring or not
+    best = 0.0
+    for d in range(BELT_DEPTH):
+        if d >= 3 and d > max(12, BELT_CORNER * edge):
+            break
+        band = lit[:, d: d + 3]
+        ok = ~np.isnan(band).any(axis=1)
+        if ok.sum() < 20:
+            continue
+        runs = _lit_runs((band[ok] > 0.5).mean(axis=1) > 0.5)
+        if d < 3:
+            edge = max([edge, *runs])
+        run = _recurring_longest(runs)
+        if run is not None and run < 1.3 * edge:  # longer: back-to-back cards merged
+            best = max(best, run)
+    if best <= 0:
         raise GeometryError("cannot measure the card's length along the travel")
-    shortest = float(np.percentile(runs, 10))
-    near = [r for r in runs if r < 1.25 * shortest]
-    return float(np.median(near))
+    return best
+
+
+BELT_DEPTH = 40  # small px inside the side over which card-length bands may be tried...
+BELT_CORNER = 0.08  # ...as far in as a card's rounded corner can reach (share of its length)
+
+
+def _lit_runs(on: np.ndarray) -> list[int]:
+    change = np.flatnonzero(np.diff(on.astype(np.int8)))
+    return [int(b - a) for a, b in itertools.pairwise(change) if on[a + 1] and b - a > 10]
+
+
+def _recurring_longest(runs: list[int]) -> float | None:
+    """The longest run length that at least 3 runs share (2 in a very short pass): a card's
+    whole length, where runs cut short by ink differ from card to card."""
+    need = 3 if len(runs) >= 6 else 2
+    arr = np.sort(np.array(runs, float))[::-1]
+    for r in arr:
+        near = arr[np.abs(arr - r) <= max(2.0, 0.015 * r)]
+        if near.size >= need:
+            return float(np.median(near))
+    return None
 
 
 def learn_geometry(source: Iterable[np.ndarray], what: str = "teaching pass"

@@ -12,7 +12,7 @@ soon as the evidence is clear, and at the latest two frames after the index came
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -33,6 +33,7 @@ SHORTLIST = 8  # cards scored finely in each look
 REFINE = 1  # px around the found index where every card is scored at full resolution
 MIN_SCORE = 0.45  # best correlation below this is not a card face we know
 SPOILED = 0.2  # in a learned geometry, a look this far below the track's best one is dropped
+ANSWER_BY = 2  # frames after a card's first look by which a learned geometry's reader answers
 # Two taught corners closer than this (1 - correlation) cannot be told apart: neither is named.
 MIN_DISTINCT = 0.012
 # Lead over every other card, as a share of how different the two taught corners are (1 = the
@@ -41,6 +42,7 @@ SURE_LEAD = 0.25  # needed to name a card from two or more looks
 QUICK_LEAD = 0.5  # ... from one look while more may come
 LAST_LEAD = 0.35  # ... from the only look a card gave before it left
 DISAGREE = 0.25  # a look leading another card by this much vetoes naming the best one
+VETO_GAP = 0.1  # a look whose best score is this far below the track's clearest cannot veto
 UNSURE_CAP = 0.89  # highest confidence reported with a "??"
 MAX_LOOKS = 3  # frames of index evidence before the reader must answer
 # In a learned geometry's strip the index can be in view one frame longer and still be answered
@@ -128,6 +130,7 @@ class ShoeReader:
         self._pose_sums: dict[tuple[float, float], float] = {}
         self._look_scores: dict[tuple[float, float], float] = {}
         self._pose_looks = 0
+        self._first_look = (-1, -1)  # (track number, frame) of the current card's first look
         self._aim: list[tuple[float, float]] = []
         self._aim_rounds = 0
         self.codes = [c.code for c in profile.cards]
@@ -156,19 +159,24 @@ class ShoeReader:
         if frame is None or frame.ndim != 3 or frame.shape[2] != 3:
             raise ValueError("frames must be BGR images")
         if self._norm is not None:
-            frame = self._norm(frame)
+            # Cards are found on the strip's green channel; the colour strip is warped only
+            # when a look needs it (most frames show no index in view).
+            green = self._norm.green(frame)
+            frame = _ColourStrip(self._norm, frame)  # type: ignore[assignment]
+        else:
+            # The green channel is brightness enough to find cards, and costs no conversion.
+            green = frame[:, :, 1]
         if self._tracker is None:
             self._tracker = EdgeTracker(frame.shape[0])
             if self._norm is not None:  # build every pose's templates now, not at a card
                 self._prepare(round(self.profile.card_width))
                 for pose in POSES:
                     self._pose_bank(pose)
-        # The green channel is brightness enough to find cards, and costs no conversion.
-        geo = locate(frame[:, :, 1], self._expected_width(), one_side=self._norm is not None)
+        geo = locate(green, self._expected_width(), one_side=self._norm is not None)
         events: list[CardEvent] = []
         if self._norm is not None:
             self._aim_strip(geo, frame.shape[0])
-            geo, changed = self._fits(frame, geo)
+            geo, changed = self._fits(green, geo)
             events += changed
         if geo is not None and not self._card_sized(geo):
             events += self._obstruction(geo)
@@ -181,14 +189,25 @@ class ShoeReader:
         ended, track = self._tracker.update(self.frame_no, geo.edges if geo else ())
         if ended is not None and not ended.done:
             events.append(self._answer(ended, final=True))
+        looked = False
         if track is not None and geo is not None and not track.done:
             scores = self._look(frame, geo, track.edge)
             if scores is not None:
+                looked = True
                 track.observations.append(scores)
                 track.residuals.append(self._residuals)
                 track.pairs.append(self._pairs)
-                most = MAX_LOOKS if self._norm is None else STRIP_LOOKS
-                event = self._answer(track, final=len(track.observations) >= most)
+                if len(track.observations) == 1:
+                    self._first_look = (track.number, self.frame_no)
+        live = self._tracker.active
+        if live is not None and not live.done and live.observations:
+            most = MAX_LOOKS if self._norm is None else STRIP_LOOKS
+            # In a learned geometry a card is answered by ANSWER_BY frames after its index was
+            # first seen, even when the frames in between gave no look (the edge was missed).
+            due = (self._norm is not None and self._first_look[0] == live.number
+                   and self.frame_no - self._first_look[1] >= ANSWER_BY)
+            if looked or due:
+                event = self._answer(live, final=len(live.observations) >= most or due)
                 if event is not None:
                     events.append(event)
         return [e for e in events if e is not None]
@@ -241,12 +260,13 @@ class ShoeReader:
 
     def _fits(self, view: np.ndarray, geo: Geometry | None
               ) -> tuple[Geometry | None, list[CardEvent]]:
-        """In the canonical strip the card's index side sits at STRIP_IN; a card elsewhere (or a
-        bright strip with no card in it) means the shoe no longer has the taught geometry."""
+        """In the canonical strip (``view``: its green channel) the card's index side sits at
+        STRIP_IN; a card elsewhere (or a bright strip with no card in it) means the shoe no
+        longer has the taught geometry."""
         misfit = False
         if geo is not None and abs(geo.side_at(view.shape[0] / 2) - STRIP_IN) > SIDE_TOLERANCE:
             misfit, geo = True, None
-        elif geo is None and float((view[::8, ::8, 1] > 120).mean()) > 0.3:
+        elif geo is None and float((view[::8, ::8] > 120).mean()) > 0.3:
             misfit = True
         if not misfit:
             return geo, []
@@ -311,13 +331,13 @@ class ShoeReader:
         left, right = side + x0, side + x1
         if top < 0 or bottom > h or left < 0 or right > w:
             return None
-        region = frame[max(0, top - my): min(h, bottom + my), max(0, left - mx): min(w, right + mx)]
         # The fine pass may try templates at another pose (a little larger, starting further
         # from the corner), so it gets a wider cut; the coarse search stays as narrow as ever.
         px, py = POSE_MARGIN if self._norm is not None else (0, 0)
         fy0, fx0 = max(0, top - my - py), max(0, left - mx - px)
         wide = frame[fy0: min(h, bottom + my + py), fx0: min(w, right + mx + px)]
         dy, dx = max(0, top - my) - fy0, max(0, left - mx) - fx0
+        region = wide[dy: min(h, bottom + my) - fy0, dx: min(w, right + mx) - fx0]
         small = self._coarse.prepare(
             cv2.resize(region, None, fx=COARSE, fy=COARSE, interpolation=cv2.INTER_AREA))
         if small.shape[0] < self._coarse.th or small.shape[1] < self._coarse.tw:
@@ -444,12 +464,17 @@ class ShoeReader:
         best over the first looks is kept for the session (the camera sits a little differently
         each time the shoe is set up)."""
         best = None
+        # Poses of one scale (its three turns) cut the same windows: cut them once.
+        cut: dict[float, tuple[np.ndarray, np.ndarray]] = {}
         for pose in POSES:
             bank = self._pose_bank(pose)
             near = self._near(full, bank, cy, cx, CALIBRATE_REACH, pose)
             if near is None:
                 continue
-            scores = bank.correlate(near, shortlist)
+            if pose[0] not in cut:
+                cut[pose[0]] = bank.windows(near)
+            rows, norms = cut[pose[0]]
+            scores = bank.score(rows, norms, shortlist)
             top = float(scores.max())
             self._look_scores[pose] = top
             prior = self._pose_sums.get(pose, 0.0)
@@ -480,15 +505,29 @@ class ShoeReader:
             # ... and a look far below the track's best one (its edge was placed wrongly as the
             # card came in, say) would only blur what the good ones say.
             floor = max(floor, max(float(np.nanmax(o[1])) for o, _ in looks_all) - SPOILED)
-        good_looks = [x for x in looks_all if np.nanmax(x[0][1]) >= floor] or looks_all
+        kept = [k for k, x in enumerate(looks_all) if np.nanmax(x[0][1]) >= floor] or list(
+            range(len(looks_all)))
+        good_looks = [looks_all[k] for k in kept]
+        good_pairs = [track.pairs[k] for k in kept]
         good = [o for o, _ in good_looks]
         coarse = np.mean([o[0] for o in good], axis=0)
         fine_looks = np.stack([o[1] for o in good])
         scored = np.isfinite(fine_looks)
         counts = scored.sum(axis=0)
-        mean = np.where(counts > 0, np.where(scored, fine_looks, 0).sum(axis=0)
-                        / np.maximum(counts, 1), -np.inf)
+        # A card left off a look's shortlist ranked below every shortlisted card at coarse
+        # level; in that look it is given the shortlist's lowest fine score (generous to it)
+        # rather than left out, or a card scored finely only in the clearest look would outrank
+        # one scored (and leading) in every look.
+        # (The classic shoe keeps its round-I decision: mean over the looks that scored it.)
+        if self._norm is not None:
+            floor_scores = np.nanmin(fine_looks, axis=1, keepdims=True)
+            filled = np.where(scored, fine_looks, floor_scores)
+            mean = np.where(counts > 0, filled.mean(axis=0), -np.inf)
+        else:
+            mean = np.where(counts > 0, np.where(scored, fine_looks, 0).sum(axis=0)
+                            / np.maximum(counts, 1), -np.inf)
         order = [int(i) for i in np.argsort(mean)[::-1]]
+
         b = order[0]
         # The two best much alike (7C and 7S): their comparison on the part where they differ
         # (each look's pair test) settles which of the two it is, when the looks agree.
@@ -521,7 +560,13 @@ class ShoeReader:
         known = best >= MIN_SCORE and residual <= MAX_RESIDUAL and not self._indistinct[b]
         # Every look must agree: a look that clearly favours another card means the track may
         # hold two physical cards (an edge taken for the next card's), or the view is unsteady.
-        agree = all(_agrees(o[1], b, self._distance, settled) for o in good)
+        # A look well below the track's clearest one (glare washing out the suit mark, motion
+        # blur) still counts in the mean but cannot veto on its own.
+        gap = VETO_GAP if self._norm is not None else math.inf
+        clearest = max(float(np.nanmax(o[1])) for o in good)
+        agree = all(_agrees(o[1], b, self._distance, settled, pairs)
+                    for o, pairs in zip(good, good_pairs, strict=True)
+                    if float(np.nanmax(o[1])) >= clearest - gap)
         sure = known and agree and (
             (lead >= SURE_LEAD and looks >= 2) or lead >= QUICK_LEAD
             or (final and lead >= LAST_LEAD))
@@ -541,6 +586,23 @@ class ShoeReader:
         return CardEvent(self.frame_no, code, confidence_of(lead), candidates, seen_twice=twice)
 
 
+class _ColourStrip:
+    """A camera frame's colour strip, warped only where it is cut (``strip[rows, cols]``), so
+    frames in which no index is in view cost only the green warp that finding cards needs, and
+    a look costs the warp of the part around the index."""
+
+    def __init__(self, norm: Normaliser, camera: np.ndarray) -> None:
+        self._norm, self._camera = norm, camera
+        self.shape = (norm.height, norm.width, 3)
+
+    def __getitem__(self, key: tuple[slice, slice]) -> np.ndarray:
+        rows, cols = key  # a look asks for one cut of the strip: only that part is warped
+        h, w = self.shape[:2]
+        r0, r1, _ = rows.indices(h)
+        c0, c1, _ = cols.indices(w)
+        return self._norm.part(self._camera, (r0, r1), (c0, c1))
+
+
 def _pair_verdict(track: Track, a: int, b: int) -> int | None:
     """Which of two much-alike cards the track's pair tests name: the looks that compared them
     (at least PAIR_LOOKS) all favour the same one, on average by PAIR_LEAD or more."""
@@ -554,15 +616,19 @@ def _pair_verdict(track: Track, a: int, b: int) -> int | None:
     return a if mean > 0 else b
 
 
-def _agrees(fine: np.ndarray, best: int, distance: np.ndarray, excused: int | None = None
-            ) -> bool:
+def _agrees(fine: np.ndarray, best: int, distance: np.ndarray, excused: int | None = None,
+            pairs: dict | None = None) -> bool:
     """One look does not clearly favour another card over ``best`` (by DISAGREE of what
-    separates the two taught corners); ``excused`` is a rival the pair test has ruled out."""
+    separates the two taught corners); ``excused`` is a rival the pair test has ruled out, and
+    a rival this look's own pair test (on the part where the two differ) puts behind ``best``
+    does not count either."""
     scores = np.where(np.isfinite(fine), fine, -np.inf)
     if excused is not None:
         scores[excused] = -np.inf
     other = int(np.argmax(scores))
     if other == best or not np.isfinite(scores[best]):
+        return True
+    if pairs and pairs.get((best, other), 0.0) > 0:
         return True
     return bool((scores[other] - scores[best]) / distance[best, other] < DISAGREE)
 
@@ -597,6 +663,26 @@ def _unit(template: np.ndarray) -> np.ndarray:
     return v / max(float(np.linalg.norm(v)), 1e-6)
 
 
+class _Residuals(Mapping):
+    """One look's residual maps ({card: map}), each worked out when first asked for: the
+    decision only ever needs the best card's."""
+
+    def __init__(self, bank: _Bank, image: np.ndarray, offsets: dict[int, int]) -> None:
+        self._bank, self._image, self._offsets = bank, image, offsets
+        self._maps: dict[int, np.ndarray] = {}
+
+    def __getitem__(self, card: int) -> np.ndarray:
+        if card not in self._maps:
+            self._maps[card] = self._bank.residual(self._image, card, self._offsets[card])
+        return self._maps[card]
+
+    def __iter__(self):
+        return iter(self._offsets)
+
+    def __len__(self) -> int:
+        return len(self._offsets)
+
+
 class _Bank:
     """All taught corners at one scale, as rows of a matrix for one-product matching."""
 
@@ -611,11 +697,11 @@ class _Bank:
         ]
         self.th, self.tw = images[0].shape[:2]
         self.vectors = np.stack([_unit(t) for t in images])
-        self.units = np.stack([_unit(t).reshape(t.shape) for t in images]) * math.sqrt(
+        self.units = self.vectors.reshape(len(images), *images[0].shape) * math.sqrt(
             images[0].size)
 
     def residuals(self, image: np.ndarray, subset: np.ndarray, offsets: np.ndarray
-                  ) -> dict[int, np.ndarray]:
+                  ) -> _Residuals:
         """Per card of ``subset``: the view minus the template where it matched best (``offsets``
         index ``correlate``'s offsets), both zero-mean and scaled to unit variance per pixel,
         summed over channels and smoothed over a few pixels.
@@ -624,16 +710,16 @@ class _Bank:
         which the smoothing cancels; a stroke that one glyph has and the other lacks (a six seen
         against an eight) leaves a blob that stays.
         """
-        px = image.shape[1] - self.tw + 1
-        out = {}
+        return _Residuals(self, image, {int(c): int(o) for c, o in zip(subset, offsets,
+                                                                       strict=True)})
+
+    def residual(self, image: np.ndarray, card: int, offset: int) -> np.ndarray:
+        y, x = divmod(offset, image.shape[1] - self.tw + 1)
+        window = image[y:y + self.th, x:x + self.tw]
+        view = _unit(window).reshape(window.shape) * math.sqrt(window.size)
+        diff = (view - self.units[card]).sum(axis=2)
         b = RESIDUAL_BORDER
-        for card, off in zip(subset, offsets, strict=True):
-            y, x = divmod(int(off), px)
-            window = image[y:y + self.th, x:x + self.tw]
-            view = _unit(window).reshape(window.shape) * math.sqrt(window.size)
-            diff = (view - self.units[card]).sum(axis=2)
-            out[int(card)] = cv2.blur(diff, (RESIDUAL_BLUR, RESIDUAL_BLUR))[b:-b, b:-b]
-        return out
+        return cv2.blur(diff, (RESIDUAL_BLUR, RESIDUAL_BLUR))[b:-b, b:-b]
 
     def prepare(self, image: np.ndarray) -> np.ndarray:
         if self.gray:
@@ -649,13 +735,24 @@ class _Bank:
         Returns (offsets, templates). One matrix product for all templates and offsets instead
         of a matchTemplate call per template: per-call overhead dominated at these sizes.
         """
+        rows, norms = self.windows(image)
+        return self.score(rows, norms, subset)
+
+    def score(self, rows: np.ndarray, norms: np.ndarray, subset: np.ndarray | None = None
+              ) -> np.ndarray:
+        """``correlate`` on windows already cut (``windows``) by a bank of the same size."""
+        vectors = self.vectors if subset is None else self.vectors[subset]
+        dots = rows @ vectors.T  # templates are zero-mean, so window means drop out
+        return dots / norms[:, None]
+
+    def windows(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Every template-sized window of ``image`` as a row, and each window's energy about
+        its own per-channel mean (square-rooted): what ``score`` divides by."""
         th, tw = self.th, self.tw
         win = np.lib.stride_tricks.sliding_window_view(image, (th, tw), axis=(0, 1))
         # win: (py, px, channels, th, tw) -> one row per offset, pixels in template order
         rows = np.ascontiguousarray(win.transpose(0, 1, 3, 4, 2)).reshape(
             -1, th * tw * image.shape[2])
-        vectors = self.vectors if subset is None else self.vectors[subset]
-        dots = rows @ vectors.T  # templates are zero-mean, so window means drop out
         # Window energy about its own per-channel mean, from integral images.
         total, squares = cv2.integral2(image if image.shape[2] > 1 else image[:, :, 0])
         if total.ndim == 2:
@@ -667,7 +764,7 @@ class _Bank:
 
         sums = box(total).reshape(py * px, -1)
         energy = box(squares).reshape(py * px, -1).sum(axis=1) - (sums * sums).sum(axis=1) / (th * tw)
-        return dots / np.sqrt(np.maximum(energy, 1e-3))[:, None]
+        return rows, np.sqrt(np.maximum(energy, 1e-3))
 
 
 def open_video(path: Path) -> cv2.VideoCapture:

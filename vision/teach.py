@@ -2,8 +2,9 @@
 
 Nothing about the deck's look is assumed: the reader finds each card's leading edge with the same
 deck-agnostic geometry it uses when reading, cuts out a generous corner above it, and learns where
-the index is from ink that most cards share in that corner. The taught corner images become the
-templates.
+the index is from ink that most cards share in that corner, grown towards where cards that still
+look alike differ (the suit mark or the rank that shared ink missed). The taught corner images
+become the templates.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.cards import check_card_list, is_card_code
+from vision.cards import JOKERS, check_card_list, is_card_code
 from vision.geometry import (
     CANON_CARD,
     DEFAULT_GEOMETRY,
@@ -27,7 +28,15 @@ from vision.geometry import (
 )
 from vision.locate import locate
 from vision.profile import DeckProfile
-from vision.reader import MIN_DISTINCT, SIDE_TOLERANCE, distinctness, frames
+from vision.reader import (
+    FINE,
+    FINE_BLUR,
+    MIN_DISTINCT,
+    SIDE_TOLERANCE,
+    _Bank,
+    distinctness,
+    frames,
+)
 from vision.track import EdgeTracker
 
 CORNER_W = 0.32  # corner searched for the index, as a fraction of card width
@@ -41,6 +50,17 @@ STILL_CORNER = 0.03  # stills: where the strip meets the rounded corner, fractio
 ALIGN = 6  # px of slack kept around each view of a corner for aligning views
 VIDEO_SEARCH = (4, 8)
 STILL_SEARCH = (5, 16)
+# A box in which two cards are closer than this (1 - correlation, as the reader scores) is grown
+# towards where such cards differ (see _grow_roi); every deck that taught before round III sits
+# above it (closest pairs 0.031 and up over 30 shoe x deck passes): their boxes stay as they were.
+GROW_BELOW = 0.03
+DIFFER = 0.5  # share of the largest difference that marks where two kinds of card differ
+GROW_ROUNDS = 4
+# A grown box's far end (away from the leading edge) decides when the whole index is in view,
+# and a tall box has few frames in view in a fast shoe: it is trimmed back while its closest two
+# cards stay this close to as far apart as in the untrimmed box.
+TRIM_KEEP = 0.9
+TRIM_STEP = 2
 
 
 class TeachError(RuntimeError):
@@ -167,15 +187,117 @@ def _learn_roi(corners: list[np.ndarray], width: float) -> tuple[int, int, int, 
     return x0 - (w - 1), y0 - top, x1 - (w - 1), y1 - top
 
 
+Box = tuple[int, int, int, int]
+
+
+def _cut(corners: list[np.ndarray], box: Box, width: float) -> list[np.ndarray]:
+    """The index box of each corner (``box`` relative to the right edge and leading edge)."""
+    x0, y0, x1, y1 = box
+    h, w = corners[0].shape[:2]
+    top = h - round(BELOW * width)
+    return [c[top + y0: top + y1, (w - 1) + x0: (w - 1) + x1].copy() for c in corners]
+
+
+def _distances(templates: list[np.ndarray]) -> np.ndarray:
+    """1 - correlation between every two cards' index boxes, as the reader scores them."""
+    vectors = _Bank(templates, FINE, FINE_BLUR).vectors
+    d = 1.0 - vectors @ vectors.T
+    np.fill_diagonal(d, np.inf)
+    return d
+
+
+def _grow_roi(box: Box, corners: list[np.ndarray], codes: list[str], width: float) -> Box:
+    """Grow the index box until it tells the cards apart, towards where alike cards differ.
+
+    Shared ink finds the marks most cards have in common, which is not always the whole index:
+    a big suit symbol shared by a quarter of the cards each (and overlapping across suits) can
+    outweigh rank glyphs that share little (tango), and a small suit mark beside or under the
+    rank can share too little to join it (bellot). Then the box holds only one half of the
+    index, and cards that differ only in the other half look alike. Which half is missing
+    shows in which cards are alike: cards of one rank (the suit mark is missing) or of one suit
+    (the rank is). Where cards of that kind differ, over all such pairs in the pass, is the
+    missing half; the box takes in the nearest region of it, and is checked again.
+    """
+    d = _distances(_cut(corners, box, width))
+    if d.min() >= GROW_BELOW:
+        return box
+    h, w = corners[0].shape[:2]
+    top = h - round(BELOW * width)
+    inside = np.zeros((h, w), bool)
+    inside[: top - 2, : w - 8] = True  # as in _learn_roi
+    soft = [cv2.blur(_ink(c).astype(np.float32), (5, 5)) for c in corners]
+    cards = [(i, c[0], c[1]) for i, c in enumerate(codes) if c not in JOKERS]
+    kinds: dict[str, np.ndarray] = {}
+
+    def differ(kind: str) -> np.ndarray:
+        if kind not in kinds:
+            k = 1 if kind == "suit" else 2  # pairs alike in rank differ in suit, and back
+            pairs = [(a, b) for a, *ka in cards for b, *kb in cards
+                     if a < b and ka[k - 1] == kb[k - 1]]
+            kinds[kind] = (np.mean([np.abs(soft[a] - soft[b]) for a, b in pairs], axis=0)
+                           if pairs else np.zeros((h, w), np.float32))
+        return kinds[kind]
+
+    best, best_gap = box, float(d.min())
+    for _ in range(GROW_ROUNDS):
+        need = set()
+        for i, j in zip(*np.nonzero(d < GROW_BELOW), strict=True):
+            ci, cj = codes[i], codes[j]
+            if ci in JOKERS or cj in JOKERS:
+                need |= {"suit", "rank"}
+            elif ci[0] == cj[0]:
+                need.add("suit")
+            elif ci[1] == cj[1]:
+                need.add("rank")
+            else:
+                need |= {"suit", "rank"}
+        diff = np.max([differ(k) for k in sorted(need)], axis=0) * inside
+        if diff.max() <= 0:
+            break
+        mask = (diff >= DIFFER * diff.max()).astype(np.uint8)
+        count, _, stats, _ = cv2.connectedComponentsWithStats(mask)
+        x0, y0, x1, y1 = box[0] + (w - 1), box[1] + top, box[2] + (w - 1), box[3] + top
+        regions = []
+        for n in range(1, count):
+            bx, by, bw, bh, area = stats[n]
+            if area < 0.0005 * width * width:
+                continue
+            if bx >= x0 and by >= y0 and bx + bw <= x1 and by + bh <= y1:
+                continue  # already in the box
+            gap = max(x0 - (bx + bw), bx - x1, 0) + max(y0 - (by + bh), by - y1, 0)
+            regions.append((gap, bx, by, bx + bw, by + bh))
+        if not regions:
+            break
+        _, bx0, by0, bx1, by1 = min(regions)
+        x0, y0 = max(0, min(x0, bx0 - PAD)), max(0, min(y0, by0 - PAD))
+        x1, y1 = min(w - 1, max(x1, bx1 + PAD)), min(top, max(y1, by1 + PAD))
+        box = (x0 - (w - 1), y0 - top, x1 - (w - 1), y1 - top)
+        d = _distances(_cut(corners, box, width))
+        if d.min() > best_gap:
+            best, best_gap = box, float(d.min())
+        if best_gap >= GROW_BELOW:
+            break
+    return _trim(best, corners, width, best_gap) if best_gap >= GROW_BELOW else best
+
+
+def _trim(box: Box, corners: list[np.ndarray], width: float, gap: float) -> Box:
+    """The grown box with its far end brought in while the cards stay about as distinct."""
+    x0, y0, x1, y1 = box
+    while y1 - (y0 + TRIM_STEP) >= 0.05 * width:
+        d = _distances(_cut(corners, (x0, y0 + TRIM_STEP, x1, y1), width))
+        if d.min() < max(GROW_BELOW, TRIM_KEEP * gap):
+            break
+        y0 += TRIM_STEP
+    return x0, y0, x1, y1
+
+
 def _build(name: str, source: str, codes: list[str], corners: list[np.ndarray], width: float,
            search: tuple[int, int], geometry: ShoeGeometry | None = None) -> DeckProfile:
     shape = corners[0].shape
     corners = [c if c.shape == shape else cv2.resize(c, (shape[1], shape[0])) for c in corners]
-    x0, y0, x1, y1 = _learn_roi(corners, width)
-    w = shape[1]
-    top = shape[0] - round(BELOW * width)
-    templates = {code: c[top + y0: top + y1, (w - 1) + x0: (w - 1) + x1].copy()
-                 for code, c in zip(codes, corners, strict=True)}
+    box = _grow_roi(_learn_roi(corners, width), corners, codes, width)
+    x0, y0, x1, y1 = box
+    templates = dict(zip(codes, _cut(corners, box, width), strict=True))
     return DeckProfile.build(name, source, width, (x0, y0, x1, y1), search, templates,
                              geometry=geometry)
 
@@ -269,14 +391,14 @@ def teach_from_video(name: str, path: Path, codes: list[str]) -> DeckProfile:
     return _distinct(_build(name, f"video:{path}", codes, corners, width, VIDEO_SEARCH, geo))
 
 
-def _distinct(profile: DeckProfile) -> DeckProfile:
+def _distinct(profile: DeckProfile, retry: str = "in this pass. Deal it again, slowly, with "
+              "the cards face up") -> DeckProfile:
     """Refuse a profile in which two cards' index corners look the same."""
     gap, i, j = distinctness(profile.templates().values())
     if gap < MIN_DISTINCT:
         a, b = profile.cards[i].code, profile.cards[j].code
         raise TeachError(f"the learned index corners of {a} and {b} look the same (difference "
-                         f"{gap:.3f}); the index was not found in this pass. Deal it again, "
-                         f"slowly, with the cards face up; nothing saved")
+                         f"{gap:.3f}); the index was not found {retry}; nothing saved")
     return profile
 
 
@@ -306,4 +428,6 @@ def teach_from_images(name: str, folder: Path, codes: Iterable[str] | None = Non
         if corner is None:
             raise TeachError(f"image {files[code]} is too small")
         corners.append(corner)
-    return _build(name, f"images:{folder}", wanted, corners, width, STILL_SEARCH)
+    # Stills are refused like a pass when two corners look alike (they were saved before).
+    return _distinct(_build(name, f"images:{folder}", wanted, corners, width, STILL_SEARCH),
+                     f"in the images in {folder}; check they are face images of this deck")

@@ -1,0 +1,49 @@
+"""Shoes that show only the card's index side: the scale comes from the card's length along the
+travel, which ink near the edge (the index, pips, the thin frame lines of dondorf and bellot) must
+not cut short.
+
+These pairs were refused before ("the cards look 43 px wide"): the length was the shortest
+recurring lit run, and on these decks ink splits most runs. Clips are real encoded video from the
+footage generator, short teaching passes through session 1 of the shoe.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from vision.artwork import card_images
+from vision.cards import composition
+from vision.footage import SHOES, make_clip, session_geometry
+from vision.geometry import ASPECT, CANON_CARD, learn_geometry
+from vision.reader import frames
+
+CARDS = composition("36")[:10]
+
+
+def _deck_aspect(deck: str) -> float:
+    face = card_images(deck, 400)["6C"]
+    return face.shape[0] / face.shape[1]
+
+
+@pytest.mark.parametrize(("shoe", "deck"), [("left-mirror-small", "dondorf"),
+                                            ("left-mirror-small", "bellot"),
+                                            ("down-mirror-wide", "bellot")])
+def test_one_sided_scale_survives_ink_at_the_card_side(shoe, deck, tmp_path):
+    path = tmp_path / "teach.mp4"
+    make_clip(path, deck, CARDS, "easy", seed=3, shoe=shoe, session=1)
+    true = session_geometry(SHOES[shoe], 1)
+    learned = learn_geometry(frames(path))
+    assert len(learned) == 1
+    g = learned[0]
+    assert g.one_side
+    assert (g.direction, g.mirror) == (true.direction, true.mirror)
+    assert abs(g.tilt - true.tilt) <= 1.0, (g.tilt, true.tilt)
+    # The measure itself: the card's length along the travel within 3% of the card's (the
+    # generator's art draws a dark outline a percent or two thick, which is not lit).
+    length = g.scale * ASPECT * CANON_CARD
+    true_length = true.scale * CANON_CARD * _deck_aspect(deck)
+    assert abs(length / true_length - 1) <= 0.03, (length, true_length)
+    # The scale, which also assumes a 2:3 card: within 5% of the truth (bellot is 1.45:1, so
+    # its length read as a 2:3 card's is 3% short before the outline is counted).
+    assert abs(g.scale / true.scale - 1) <= 0.05 + max(0.0, 1 - _deck_aspect(deck) / ASPECT), \
+        (g.scale, true.scale)
