@@ -56,26 +56,35 @@ def score(events: list[CardEvent], truth: Truth, taught: set[str] | None = None)
     pending = sorted(events, key=lambda e: e.frame)
     used = [False] * len(pending)
 
-    def claim(item) -> int | None:
+    def near(item) -> list[int]:
         lo = item.visible_frame - 2
         hi = max(item.exit_frame, item.visible_frame) + LATE_FRAMES + 1
-        near = [i for i, e in enumerate(pending) if not used[i] and lo <= e.frame <= hi]
-        exact = [i for i in near if pending[i].card == item.card]
-        pick = (exact or near or [None])[0]
-        if pick is not None:
-            used[pick] = True
-        return pick
+        return [i for i, e in enumerate(pending) if not used[i] and lo <= e.frame <= hi]
 
-    # Cards first, so a face-down card or object never takes a card's event.
-    for item in truth.items:
-        if item.card in (FACE_DOWN, OBJECT):
-            continue
+    def claim(item, only_exact: bool = False) -> int | None:
+        options = near(item)
+        exact = [i for i in options if pending[i].card == item.card]
+        choices = exact if only_exact else exact or options
+        if not choices:
+            return None
+        used[choices[0]] = True
+        return choices[0]
+
+    # Each card first takes an event naming it; only then do the rest take what is left near
+    # them. Claiming in one pass let a card with no event of its own take the next card's, and
+    # each later card the one after (one lost card counted as a run of wrong ones).
+    cards = [item for item in truth.items if item.card not in (FACE_DOWN, OBJECT)]
+    exact = {id(item): claim(item, only_exact=True) for item in cards}
+    # Cards before face-down cards and objects, so those never take a card's event.
+    for item in cards:
         foreign = taught is not None and item.card not in taught
         if foreign:
             s.foreign += 1
         else:
             s.cards += 1
-        match = claim(item)
+        match = exact[id(item)]
+        if match is None:
+            match = claim(item)
         if match is None:
             s.lost += 1
             s.problems.append(f"{item.card} at frame {item.visible_frame} lost")
