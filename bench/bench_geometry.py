@@ -176,7 +176,8 @@ def main() -> int:
             grand.add(result)
             print(f"{args.set} {shoe:16s} {deck:12s} {result.line()}; worst delay "
                   f"{worst if worst >= 0 else 'n/a (events did not pair up one to one)'} frames", flush=True)
-            for p in result.problems[:6]:
+            wrong = [p for p in result.problems if "WRONG" in p or "lost" in p]
+            for p in result.problems[:6] + [p for p in wrong if p not in result.problems[:6]]:
                 print(f"    {p}", flush=True)
     print(f"{args.set} all: {grand.line()}")
     return 0 if grand.wrong == 0 else 1

@@ -640,12 +640,19 @@ def nearest_distance(vectors: np.ndarray) -> np.ndarray:
     return d.min(axis=1)
 
 
-def distinctness(templates) -> tuple[float, int, int]:
-    """How well taught corners tell cards apart: the smallest distance between two of them
-    (at the resolution the reader scores at), and which two."""
+def corner_distances(templates) -> np.ndarray:
+    """1 - correlation between every two taught corners, scored as the reader scores them (at
+    FINE resolution, blurred alike); the diagonal is infinite."""
     vectors = _Bank(list(templates), FINE, FINE_BLUR).vectors
     d = 1.0 - vectors @ vectors.T
     np.fill_diagonal(d, np.inf)
+    return d
+
+
+def distinctness(templates) -> tuple[float, int, int]:
+    """How well taught corners tell cards apart: the smallest distance between two of them
+    (at the resolution the reader scores at), and which two."""
+    d = corner_distances(templates)
     i, j = divmod(int(np.argmin(d)), d.shape[1])
     return float(d[i, j]), i, j
 

@@ -28,15 +28,7 @@ from vision.geometry import (
 )
 from vision.locate import locate
 from vision.profile import DeckProfile
-from vision.reader import (
-    FINE,
-    FINE_BLUR,
-    MIN_DISTINCT,
-    SIDE_TOLERANCE,
-    _Bank,
-    distinctness,
-    frames,
-)
+from vision.reader import MIN_DISTINCT, SIDE_TOLERANCE, corner_distances, distinctness, frames
 from vision.track import EdgeTracker
 
 CORNER_W = 0.32  # corner searched for the index, as a fraction of card width
@@ -48,6 +40,8 @@ SHARED_INK = 0.4  # a pixel belongs to the index if this share of the cards has 
 PAD = 5
 STILL_CORNER = 0.03  # stills: where the strip meets the rounded corner, fraction of width
 ALIGN = 6  # px of slack kept around each view of a corner for aligning views
+CORNER_ROOM = 48  # canonical px of travel over which a card's whole corner is in view, at least
+MIN_CORNER_H = 0.3  # the corner is never cut shorter than this share of the card's width
 VIDEO_SEARCH = (4, 8)
 STILL_SEARCH = (5, 16)
 # A box in which two cards are closer than this (1 - correlation, as the reader scores) is grown
@@ -67,10 +61,21 @@ class TeachError(RuntimeError):
     """The pass does not match the cards it should contain; nothing was saved."""
 
 
-def _corner(img: np.ndarray, right: int, edge: int, width: float, margin: int = 0
-            ) -> np.ndarray | None:
+def _corner_height(width: float, room: int | None = None) -> int:
+    """Rows of corner cut above the leading edge: CORNER_H of the card, but in a short strip
+    (a camera close to a big card sees little of its travel) no taller than leaves the edge
+    CORNER_ROOM rows in which the whole corner is in view, or no card would give a view."""
+    rows = round(CORNER_H * width)
+    if room is not None:
+        rows = min(rows, room - round(BELOW * width) - 2 * ALIGN - CORNER_ROOM)
+    return max(rows, round(MIN_CORNER_H * width))
+
+
+def _corner(img: np.ndarray, right: int, edge: int, width: float, margin: int = 0,
+            height: int | None = None) -> np.ndarray | None:
     x0, x1 = right - round(CORNER_W * width) - margin, right + 1 + margin
-    y0, y1 = edge - round(CORNER_H * width) - margin, edge + round(BELOW * width) + margin
+    up = round(CORNER_H * width) if height is None else height
+    y0, y1 = edge - up - margin, edge + round(BELOW * width) + margin
     h, w = img.shape[:2]
     if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
         return None
@@ -120,7 +125,8 @@ def _corners_from_video(path: Path, norm: Normaliser | None = None
         widths.append(geo.width)
         # In the canonical strip the card's width is the canonical one (only a part shows).
         patch = _corner(frame, geo.side_at(track.edge), track.edge,
-                        geo.width if norm is None else CANON_CARD, ALIGN)
+                        geo.width if norm is None else CANON_CARD, ALIGN,
+                        None if norm is None else _corner_height(CANON_CARD, frame.shape[0]))
         if patch is not None:
             views.setdefault(track.number, []).append((track.edge, patch.copy()))
     if tracker is None:
@@ -132,7 +138,8 @@ def _corners_from_video(path: Path, norm: Normaliser | None = None
     if missing:
         raise TeachError(f"{len(missing)} card(s) passed too fast to see their index "
                          f"(cards no. {', '.join(map(str, missing[:5]))}); deal more slowly")
-    shape = (round(CORNER_H * width) + round(BELOW * width), round(CORNER_W * width) + 1)
+    up = round(CORNER_H * width) if norm is None else _corner_height(width, norm.height)
+    shape = (up + round(BELOW * width), round(CORNER_W * width) + 1)
     corners = []
     for n in sorted(views):
         # Reference: the view with the edge lowest in the window, the corner's fullest view.
@@ -198,14 +205,6 @@ def _cut(corners: list[np.ndarray], box: Box, width: float) -> list[np.ndarray]:
     return [c[top + y0: top + y1, (w - 1) + x0: (w - 1) + x1].copy() for c in corners]
 
 
-def _distances(templates: list[np.ndarray]) -> np.ndarray:
-    """1 - correlation between every two cards' index boxes, as the reader scores them."""
-    vectors = _Bank(templates, FINE, FINE_BLUR).vectors
-    d = 1.0 - vectors @ vectors.T
-    np.fill_diagonal(d, np.inf)
-    return d
-
-
 def _grow_roi(box: Box, corners: list[np.ndarray], codes: list[str], width: float) -> Box:
     """Grow the index box until it tells the cards apart, towards where alike cards differ.
 
@@ -218,7 +217,7 @@ def _grow_roi(box: Box, corners: list[np.ndarray], codes: list[str], width: floa
     (the rank is). Where cards of that kind differ, over all such pairs in the pass, is the
     missing half; the box takes in the nearest region of it, and is checked again.
     """
-    d = _distances(_cut(corners, box, width))
+    d = corner_distances(_cut(corners, box, width))
     if d.min() >= GROW_BELOW:
         return box
     h, w = corners[0].shape[:2]
@@ -272,7 +271,7 @@ def _grow_roi(box: Box, corners: list[np.ndarray], codes: list[str], width: floa
         x0, y0 = max(0, min(x0, bx0 - PAD)), max(0, min(y0, by0 - PAD))
         x1, y1 = min(w - 1, max(x1, bx1 + PAD)), min(top, max(y1, by1 + PAD))
         box = (x0 - (w - 1), y0 - top, x1 - (w - 1), y1 - top)
-        d = _distances(_cut(corners, box, width))
+        d = corner_distances(_cut(corners, box, width))
         if d.min() > best_gap:
             best, best_gap = box, float(d.min())
         if best_gap >= GROW_BELOW:
@@ -284,7 +283,7 @@ def _trim(box: Box, corners: list[np.ndarray], width: float, gap: float) -> Box:
     """The grown box with its far end brought in while the cards stay about as distinct."""
     x0, y0, x1, y1 = box
     while y1 - (y0 + TRIM_STEP) >= 0.05 * width:
-        d = _distances(_cut(corners, (x0, y0 + TRIM_STEP, x1, y1), width))
+        d = corner_distances(_cut(corners, (x0, y0 + TRIM_STEP, x1, y1), width))
         if d.min() < max(GROW_BELOW, TRIM_KEEP * gap):
             break
         y0 += TRIM_STEP
