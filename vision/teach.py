@@ -61,6 +61,15 @@ class TeachError(RuntimeError):
     """The pass does not match the cards it should contain; nothing was saved."""
 
 
+class MissedCards(TeachError):
+    """Some cards of the pass gave no view of their index corner (``missing``: their numbers
+    in the pass, from 1, of ``count`` cards seen)."""
+
+    def __init__(self, message: str, missing: list[int], count: int) -> None:
+        super().__init__(message)
+        self.missing, self.count = missing, count
+
+
 def _corner_height(width: float, room: int | None = None) -> int:
     """Rows of corner cut above the leading edge: CORNER_H of the card, but in a short strip
     (a camera close to a big card sees little of its travel) no taller than leaves the edge
@@ -136,8 +145,9 @@ def _corners_from_video(path: Path, norm: Normaliser | None = None
     width = float(np.median(widths)) if norm is None else CANON_CARD
     missing = [n for n in range(1, tracker.count + 1) if n not in views]
     if missing:
-        raise TeachError(f"{len(missing)} card(s) passed too fast to see their index "
-                         f"(cards no. {', '.join(map(str, missing[:5]))}); deal more slowly")
+        raise MissedCards(f"{len(missing)} card(s) passed too fast to see their index "
+                          f"(cards no. {', '.join(map(str, missing[:5]))}); deal more slowly",
+                          missing, tracker.count)
     up = round(CORNER_H * width) if norm is None else _corner_height(width, norm.height)
     shape = (up + round(BELOW * width), round(CORNER_W * width) + 1)
     corners = []
@@ -373,6 +383,15 @@ def teach_from_video(name: str, path: Path, codes: list[str]) -> DeckProfile:
                 continue
             ranked.append((geo, corners, width, distinctness(built.templates().values())[0]))
         tried = ranked or tried
+    if not tried and isinstance(failure, MissedCards) and len(failure.missing) <= len(codes) // 4:
+        # Most cards gave their index: the cards are face up and the geometry is right; name
+        # the few that did not (by code when the pass held the cards it should).
+        named = [f"no. {n}" + (f" ({codes[n - 1]})" if failure.count == len(codes) else "")
+                 for n in failure.missing[:5]]
+        raise TeachError(f"{len(failure.missing)} of {failure.count} cards passed without a "
+                         f"clear view of their index ({', '.join(named)}); deal the pass again "
+                         f"more slowly. If the same cards fail again, their artwork hides the "
+                         f"edge between cards (docs/vision.md, Limits); nothing saved")
     if not tried:
         seen = candidates[0].describe().split(",")[0]  # "cards travel down"
         raise TeachError(f"{failure or 'no cards seen'}: something bright passes the window "
