@@ -123,6 +123,9 @@ class ShoeReader:
         # The classic shoe reads whole frames, as before geometry was learned; any other shoe
         # reads the canonical strip at the index side (constant cost, whatever the card size).
         self._norm = None if geometry.is_default() else Normaliser(geometry)
+        # A shoe set up again sits a few *camera* pixels off; where the card is small (a
+        # canonical pixel is less than a camera one) that is more canonical pixels.
+        self._side_tolerance = SIDE_TOLERANCE * max(1.0, 1.0 / geometry.scale)
         self._bad_cards = 0
         self._misfits = 0
         self._pose: tuple[float, float] | None = None
@@ -243,7 +246,7 @@ class ShoeReader:
         if self._aim_rounds >= AIM_ROUNDS or geo is None or geo.line is None or geo.covered < 0.5:
             return
         dx = geo.side_at(height / 2) - STRIP_IN
-        if abs(dx) > SIDE_TOLERANCE or abs(geo.line[1]) > 0.05:
+        if abs(dx) > self._side_tolerance or abs(geo.line[1]) > 0.05:
             return  # not this shoe's card side (the camera-knocked check deals with it)
         self._aim.append((geo.line[1], geo.line[0] + geo.line[1] * height / 2 - STRIP_IN))
         if len(self._aim) < AIM_FRAMES:
@@ -264,7 +267,8 @@ class ShoeReader:
         STRIP_IN; a card elsewhere (or a bright strip with no card in it) means the shoe no
         longer has the taught geometry."""
         misfit = False
-        if geo is not None and abs(geo.side_at(view.shape[0] / 2) - STRIP_IN) > SIDE_TOLERANCE:
+        if (geo is not None
+                and abs(geo.side_at(view.shape[0] / 2) - STRIP_IN) > self._side_tolerance):
             misfit, geo = True, None
         elif geo is None and float((view[::8, ::8] > 120).mean()) > 0.3:
             misfit = True
