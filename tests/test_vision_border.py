@@ -12,7 +12,7 @@ import pytest
 from vision.artwork import BACK, add_border, card_images
 from vision.cards import composition
 from vision.evaluate import score
-from vision.footage import BORDERS, Truth, get_border, make_clip, truth_path
+from vision.footage import BORDERS, Border, Truth, get_border, make_clip, truth_path
 from vision.reader import read_video
 from vision.teach import teach_from_video
 
@@ -48,7 +48,10 @@ def test_a_bordered_clip_records_its_border_and_bad_styles_are_refused(tmp_path)
     assert [(i.visible_frame, i.exit_frame) for i in plain.items] == \
         [(i.visible_frame, i.exit_frame) for i in truth.items]
     assert get_border((0.04, 0)).colour == (0, 0, 0)
-    for bad in ("wavy", (0.5, 30), (0.03, 300), "0.03"):
+    # As `footage make --border` gives it: a grey level, or B,G,R.
+    assert get_border("0.03,30") == get_border((0.03, 30)) == Border(0.03, (30, 30, 30))
+    assert get_border("0.02,0,0,80").colour == (0, 0, 80)
+    for bad in ("wavy", (0.5, 30), (0.03, 300), "0.03", "0.03,x", "0.03,1,2"):
         with pytest.raises(ValueError):
             get_border(bad)
 

@@ -142,26 +142,12 @@ def _footage_make(args: argparse.Namespace) -> int:
         truth = make_clip(Path(args.out), args.deck, cards, args.difficulty, args.seed,
                           face_down=args.face_down, objects=args.objects,
                           shoe=args.shoe, session=args.session, rotated=args.rotated,
-                          border=_border(args.border))
+                          border=args.border)
     except (ArtworkError, ValueError, RuntimeError) as exc:
         return _fail(str(exc))
     print(f"wrote {args.out} ({truth.frames} frames, {len(truth.items)} items) and "
           f"{truth_path(Path(args.out))}")
     return 0
-
-
-def _border(text: str | None) -> str | tuple | None:
-    """``--border``: a style name, or THICKNESS,GREY (e.g. 0.03,30) or THICKNESS,B,G,R."""
-    if text is None or "," not in text:
-        return text
-    try:
-        thickness, *colour = (float(v) for v in text.split(","))
-    except ValueError:
-        raise ValueError(f"--border {text!r}: give a style name or THICKNESS,GREY "
-                         f"(e.g. 0.03,30)") from None
-    if len(colour) not in (1, 3):
-        raise ValueError(f"--border {text!r}: the colour is one grey level or B,G,R")
-    return thickness, (round(colour[0]) if len(colour) == 1 else tuple(round(c) for c in colour))
 
 
 def _footage_stills(args: argparse.Namespace) -> int:

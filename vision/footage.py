@@ -69,9 +69,20 @@ BORDERS: dict[str, Border] = {
 
 def get_border(border: str | Border | tuple | None) -> Border | None:
     """A border style from a name in ``BORDERS``, a ``Border``, or ``(thickness, colour)`` with
-    the colour a grey level or a BGR triple; None (or "none") for no border."""
+    the colour a grey level or a BGR triple, also as text ("0.03,30", "0.02,0,0,80", as
+    ``cardtable footage make --border`` takes it); None (or "none") for no border."""
     if border is None or border == "none":
         return None
+    if isinstance(border, str) and "," in border:
+        try:
+            thickness, *colour = (float(v) for v in border.split(","))
+        except ValueError:
+            raise ValueError(f"border {border!r}: give a style name or THICKNESS,GREY "
+                             f"(e.g. 0.03,30)") from None
+        if len(colour) not in (1, 3):
+            raise ValueError(f"border {border!r}: the colour is one grey level or B,G,R")
+        grey_or_bgr = [round(c) for c in colour]
+        border = (thickness, grey_or_bgr[0] if len(colour) == 1 else grey_or_bgr)
     if isinstance(border, Border):
         b = border
     elif isinstance(border, str):

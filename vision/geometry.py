@@ -37,6 +37,8 @@ DIRECTION_ANGLE = {"down": 0.0, "left": 90.0, "up": 180.0, "right": -90.0}
 Direction = Literal["down", "up", "left", "right"]
 SMALL = 4  # learning works on frames shrunk this many times
 ASPECT = 1.5  # assumed card length / width when only one side of the card is ever in view
+BELT_DEPTH = 40  # small px inside the side over which card-length bands may be tried...
+BELT_CORNER = 0.08  # ...as far in as a card's rounded corner can reach (share of its length)
 
 
 class GeometryError(RuntimeError):
@@ -138,34 +140,34 @@ class Normaliser:
         self.preblur = max(1, round(geometry.scale / 1.5)) if geometry.scale > 1.5 else 0
 
     def __call__(self, frame: np.ndarray) -> np.ndarray:
-        if self.preblur:
-            x0, y0, x1, y1 = self.camera_box(frame.shape)
-            k = 2 * self.preblur + 1
-            sub = frame[y0:y1, x0:x1]
-            warp = self.warp.copy()
-            warp[:, 2] -= (x0, y0)
-            return cv2.warpAffine(cv2.blur(sub, (k, k)), warp, (self.width, self.height),
-                                  flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                                  borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
-        return cv2.warpAffine(frame, self.warp, (self.width, self.height),
-                              flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                              borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
+        return self._sample(frame)
 
     def green(self, frame: np.ndarray) -> np.ndarray:
         """The strip's green channel alone, exactly as in ``self(frame)`` (every step works per
         channel): enough to find cards, at a third of the warp; the reader warps the colour
         strip only in frames where an index is in view."""
+        return self._sample(frame, channel=1)
+
+    def _sample(self, frame: np.ndarray, part: tuple[int, int, int, int] | None = None,
+                channel: int | None = None) -> np.ndarray:
+        """The strip (or its rows r0:r1, columns c0:c1: ``part``; or one ``channel`` of it),
+        pre-blurred on just the camera pixels it samples when the card is shrunk."""
+        r0, r1, c0, c1 = part if part is not None else (0, self.height, 0, self.width)
+        shift = np.array([[1.0, 0.0, c0], [0.0, 1.0, r0], [0.0, 0.0, 1.0]])
+        warp = (np.vstack([self.warp, [0, 0, 1]]) @ shift)[:2]
         if self.preblur:
-            x0, y0, x1, y1 = self.camera_box(frame.shape)
-            k = 2 * self.preblur + 1
-            warp = self.warp.copy()
+            x0, y0, x1, y1 = self.camera_box(frame.shape, part)
             warp[:, 2] -= (x0, y0)
-            sub = cv2.blur(cv2.extractChannel(frame[y0:y1, x0:x1], 1), (k, k))
-        else:
-            warp, sub = self.warp, cv2.extractChannel(frame, 1)
-        return cv2.warpAffine(sub, warp, (self.width, self.height),
+            frame = frame[y0:y1, x0:x1]
+        if channel is not None:
+            frame = cv2.extractChannel(frame, channel)
+        if self.preblur:
+            k = 2 * self.preblur + 1
+            frame = cv2.blur(frame, (k, k))
+        return cv2.warpAffine(frame, warp, (max(0, c1 - c0), max(0, r1 - r0)),
                               flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                              borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+                              borderMode=cv2.BORDER_CONSTANT,
+                              borderValue=0 if channel is not None else (0, 0, 0))
 
     def adjust(self, dx: float, slope: float, centre_y: float) -> None:
         """Re-aim the strip for a shoe set up a little differently from the taught one: the
@@ -194,17 +196,7 @@ class Normaliser:
              ) -> np.ndarray:
         """``self(frame)[r0:r1, c0:c1]`` warped on its own (a look needs an eighth of the
         strip). Equal to the cut of the whole strip but for a rare 1-level rounding step."""
-        (r0, r1), (c0, c1) = rows, cols
-        shift = np.array([[1.0, 0.0, c0], [0.0, 1.0, r0], [0.0, 0.0, 1.0]])
-        warp = (np.vstack([self.warp, [0, 0, 1]]) @ shift)[:2]
-        size = (max(0, c1 - c0), max(0, r1 - r0))
-        if self.preblur:
-            x0, y0, x1, y1 = self.camera_box(frame.shape, (r0, r1, c0, c1))
-            k = 2 * self.preblur + 1
-            warp[:, 2] -= (x0, y0)
-            frame = cv2.blur(frame[y0:y1, x0:x1], (k, k))
-        return cv2.warpAffine(frame, warp, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                              borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
+        return self._sample(frame, (*rows, *cols))
 
     def camera_box(self, shape: tuple[int, ...], part: tuple[int, int, int, int] | None = None
                    ) -> tuple[int, int, int, int]:
@@ -370,10 +362,8 @@ def _dominant(motion: list[tuple[int, float, float]], what: str) -> tuple[float,
 def _belt_length(p: _Pass, angle: float, side_x: float, thr: float, mirror_left: bool) -> float:
     """Card length along the travel (small px), from lit runs on the belt inside the side (the
     frames laid on the belt by the measured motion, so each card passes as one run)."""
-    vx, vy = _dominant(p.motion, "teaching pass")
     speeds = {i: (dx * -math.sin(math.radians(angle)) + dy * math.cos(math.radians(angle)))
               / SMALL for i, dx, dy in p.motion}
-    del vx, vy
     # Bands of 3 columns at several depths inside the side. Ink on the card (index, pips, the
     # thin frame lines of some designs) can only cut a card's lit run short, never lengthen it,
     # and it sits at different depths on different cards; the rounded corners shorten runs at
@@ -418,10 +408,6 @@ def _belt_length(p: _Pass, angle: float, side_x: float, thr: float, mirror_left:
     if best <= 0:
         raise GeometryError("cannot measure the card's length along the travel")
     return best
-
-
-BELT_DEPTH = 40  # small px inside the side over which card-length bands may be tried...
-BELT_CORNER = 0.08  # ...as far in as a card's rounded corner can reach (share of its length)
 
 
 def _lit_runs(on: np.ndarray) -> list[int]:

@@ -133,7 +133,6 @@ class ShoeReader:
         self._pose_sums: dict[tuple[float, float], float] = {}
         self._look_scores: dict[tuple[float, float], float] = {}
         self._pose_looks = 0
-        self._first_look = (-1, -1)  # (track number, frame) of the current card's first look
         self._aim: list[tuple[float, float]] = []
         self._aim_rounds = 0
         self.codes = [c.code for c in profile.cards]
@@ -201,14 +200,14 @@ class ShoeReader:
                 track.residuals.append(self._residuals)
                 track.pairs.append(self._pairs)
                 if len(track.observations) == 1:
-                    self._first_look = (track.number, self.frame_no)
+                    track.first_look = self.frame_no
         live = self._tracker.active
         if live is not None and not live.done and live.observations:
             most = MAX_LOOKS if self._norm is None else STRIP_LOOKS
             # In a learned geometry a card is answered by ANSWER_BY frames after its index was
             # first seen, even when the frames in between gave no look (the edge was missed).
-            due = (self._norm is not None and self._first_look[0] == live.number
-                   and self.frame_no - self._first_look[1] >= ANSWER_BY)
+            due = (self._norm is not None and live.first_look >= 0
+                   and self.frame_no - live.first_look >= ANSWER_BY)
             if looked or due:
                 event = self._answer(live, final=len(live.observations) >= most or due)
                 if event is not None:

@@ -17,6 +17,7 @@ class Track:
     last_frame: int
     misses: int = 0
     done: bool = False  # the reader has answered for this card
+    first_look: int = -1  # frame of the reader's first look at the card's index
     observations: list = field(default_factory=list)
     residuals: list = field(default_factory=list)  # per look: {card: local residual map}
     pairs: list = field(default_factory=list)  # per look: {(card, rival): lead on their difference}
