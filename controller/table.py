@@ -172,8 +172,13 @@ class TableLoop:
         if game is None or game.is_over:
             self.reader.set_candidates(None)
             return
+        if game.expects_shoe:
+            # mid-deal the hands are partial: a card put down now (refused, but logged) may be
+            # one the shoe has still to deal, so it is read against the whole deck
+            self.reader.set_candidates(None)
+            return
         hands = {s: ctl.hand(s) for s in range(game.num_seats)}
-        # nothing dealt yet (or the hands unknown): read against the whole deck
+        # the hands unknown: read against the whole deck
         self.reader.set_candidates(hands if any(hands.values()) else None)
 
     def frame(self, t: float, frame_no: int, frame: np.ndarray) -> None:

@@ -87,6 +87,28 @@ def test_a_filmed_bout_reaches_the_log_through_the_table_reader(make_controller,
     assert any(r.startswith("throw-in") for r in rules)
 
 
+def test_a_card_put_down_mid_deal_is_read_against_the_whole_deck(make_controller, bout) -> None:
+    """Two cameras on their own clocks: the table sees 7C while the shoe has dealt only part of
+    the hands (7C not yet among them). The play is refused, but the logged input names 7C,
+    not ``??`` for a card outside the partial hands."""
+    clip, times, _filmed = bout
+    ctl = make_controller("durak2", {}, ["Аня", "Боря"])
+    order = _shoe_order()
+    assert "7C" in order[1:]
+    ctl.submit(ShoeCard(card=order[0]))  # one card dealt (6H to seat 0): 7C is not yet in a hand
+    assert ctl.game.expects_shoe
+    bundle = load_bundle(BUNDLES / "durak2")
+    loop = TableLoop(ctl, TableReader(bundle.profile(), None, 2, faces=bundle.faces()))
+    for n, frame in enumerate(frames(clip)):
+        loop.frame(times[n], n, frame)
+        if n > 0 and times[n] > 2.5:  # 7C lies still by 1.4 s (placed at 1.0 s)
+            break
+    placed = [e.body for e in ctl.log.entries(ctl.game_id, kinds=("input",))
+              if e.body["kind"] == "placed"]
+    assert [(p["seat"], p["card"]) for p in placed] == [(0, "7C")]
+    assert len(ctl.game.raw_log) == 1  # refused: the shoe is still dealing
+
+
 def test_cards_gathered_before_the_bout_is_over_are_alerted(make_controller, bout) -> None:
     """Nobody presses «Отмена» or «Бито»: cards leave that the game still has on the table."""
     clip, times, _filmed = bout
