@@ -405,6 +405,10 @@ SHOES: dict[str, Shoe] = {s.name: s for s in (
     _shoe("up-big", place("up", 2.0, 2.5, 0.86)),
     _shoe("right-small", place("right", 0.55, 1.5, 0.7)),
     _shoe("left-mirror-wide", place("left", 1.4, -0.5, 0.8, mirror=True)),
+    # Shoe reader IV's held-back set, fixed before the round's tuning began (1 Dec 2026).
+    _shoe("down-small", place("down", 0.5, -3.0, 0.65)),
+    _shoe("up-mirror-wide", place("up", 1.5, 1.5, 0.78, mirror=True)),
+    _shoe("right-mirror-huge", place("right", 2.5, -1.0, 0.9, mirror=True)),
 )}
 
 
