@@ -62,9 +62,10 @@ SEEN3_SHOES = ("up-big", "right-small", "left-mirror-wide")
 SEEN3_DECKS = (("guyenne-classic", "36"), ("slavic_costumes", "36"), ("lattmann", "36"))
 # The fourth held-back set: fixed on 1 Dec 2026 (evening) before the fourth round's tuning
 # began, run only once the reader is frozen. The decks were chosen by their cards' aspect ratio
-# alone (1.37, 1.5, 1.67 to 1), without looking at their artwork.
+# alone (1.41, 1.5, 1.67 to 1) among decks the project had never used, without looking at
+# their artwork (ornamental, 1.37, was dropped: docs/vision.md had already reported on it).
 HELD_BACK_SHOES = ("down-small", "up-mirror-wide", "right-mirror-huge")
-HELD_BACK_DECKS = (("ornamental", "36"), ("berlin", "36"), ("orell", "36"))
+HELD_BACK_DECKS = (("ancient_french", "36"), ("berlin", "36"), ("orell", "36"))
 SETS = {"tuned": (TUNED_SHOES, TUNED_DECKS), "seen": (SEEN_SHOES, SEEN_DECKS),
         "seen-2": (SEEN2_SHOES, SEEN2_DECKS), "seen-3": (SEEN3_SHOES, SEEN3_DECKS),
         "held-back": (HELD_BACK_SHOES, HELD_BACK_DECKS)}
