@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from vision.cards import UNKNOWN, ReaderFlag
 from vision.footage import FACE_DOWN, OBJECT, Truth
@@ -151,7 +152,7 @@ def accuracy_run(deck: str, comp: str, deals: int, folder, seed: int = 0,
     taught = composition(teach_comp or comp)
     design = teach_deck or deck
     teach = folder / f"{design}-pass.mp4"
-    extra = {} if shoe is None else {"shoe": shoe, "session": 1}
+    extra: dict[str, Any] = {} if shoe is None else {"shoe": shoe, "session": 1}
     make_clip(teach, design, taught, "easy", seed=seed, **extra)
     profile = teach_from_video(design, teach, taught)
     known = set(taught) if design == deck else set()
@@ -160,7 +161,7 @@ def accuracy_run(deck: str, comp: str, deals: int, folder, seed: int = 0,
         deal = cards[:]
         random.Random(seed * 1000 + k).shuffle(deal)
         clip = folder / f"{deck}-deal{k}.mp4"
-        more = {} if shoe is None else {"shoe": shoe, "session": 2 + k}
+        more: dict[str, Any] = {} if shoe is None else {"shoe": shoe, "session": 2 + k}
         if rotated:
             more["rotated"] = rotated
         truth = make_clip(clip, deck, deal, difficulty, seed=seed * 1000 + k, **more)
