@@ -200,8 +200,9 @@ def test_a_knocked_camera_is_reported_not_misread(narrow_profile, tmp_path):
 
 
 def test_truth_records_the_session_geometry(shoe_clips):
-    path, _ = shoe_clips("up-wide", "deal", session=2)
+    path, truth = shoe_clips("up-wide", "deal", session=2)
     again = Truth.load(path.with_suffix(".truth.json"))
+    assert again == truth  # what a test holds is what a later reader of the file gets
     assert again.shoe == "up-wide" and again.session == 2
     g = ShoeGeometry(**again.geometry)
     base = SHOES["up-wide"].geometry

@@ -505,7 +505,8 @@ def _make_shoe_clip(out: Path, deck: str, cards: list[str], difficulty: str, see
     if not writer.isOpened():
         raise RuntimeError(f"cannot write video {out}")
     truth = Truth(deck=deck, difficulty=difficulty, seed=seed, frames=0, fps=FPS,
-                  shoe=shoe.name, session=session, geometry=geo.model_dump(exclude={"preview"}),
+                  shoe=shoe.name, session=session,
+                  geometry=geo.model_dump(mode="json", exclude={"preview"}),
                   border=_border_truth(border))
     visible = [-1] * len(items)
     exits = [-1] * len(items)
