@@ -4,7 +4,9 @@ Nothing about the deck's look is assumed: the reader finds each card's leading e
 deck-agnostic geometry it uses when reading, cuts out a generous corner above it, and learns where
 the index is from ink that most cards share in that corner, grown towards where cards that still
 look alike differ (the suit mark or the rank that shared ink missed). The taught corner images
-become the templates.
+become the templates. A pass that does not give its count of cards is looked at again following
+each card as it moves, so that court artwork dark up to the face's side is not taken for the gap
+between two cards (``CardFollower``).
 """
 
 from __future__ import annotations
@@ -26,10 +28,10 @@ from vision.geometry import (
     encode_preview,
     learn_geometry,
 )
-from vision.locate import locate
+from vision.locate import CardFollower, locate
 from vision.profile import DeckProfile
 from vision.reader import MIN_DISTINCT, SIDE_TOLERANCE, corner_distances, distinctness, frames
-from vision.track import EdgeTracker
+from vision.track import BACKSLIP, MAX_STEP, EdgeTracker
 
 CORNER_W = 0.32  # corner searched for the index, as a fraction of card width
 CORNER_H = 0.50
@@ -91,6 +93,31 @@ def _corner(img: np.ndarray, right: int, edge: int, width: float, margin: int = 
     return img[y0:y1, x0:x1]
 
 
+def _corners_of_pass(path: Path, norm: Normaliser | None, count: int
+                     ) -> tuple[list[np.ndarray], float]:
+    """``_corners_from_video``; when the pass does not give ``count`` cards, again following
+    each card as it moves (court artwork dark right up to the face's side, gnome-cards paris,
+    makes rows inside a card look like the gap between two cards: a pass of 36 found 47). A
+    pass that gives its count as it is is taken as it is, exactly as before."""
+    try:
+        found = _corners_from_video(path, norm)
+    except MissedCards as exc:
+        try:
+            again = _corners_from_video(path, norm, follow=True)
+        except TeachError:
+            raise exc from None
+        if len(again[0]) == count:
+            return again
+        raise
+    if len(found[0]) == count:
+        return found
+    try:
+        again = _corners_from_video(path, norm, follow=True)
+    except TeachError:
+        return found
+    return again if len(again[0]) == count else found
+
+
 def _merge_views(views: list[np.ndarray], shape: tuple[int, int]) -> np.ndarray:
     """One clean corner from several views of it: align each to the first, take the median.
 
@@ -113,10 +140,12 @@ def _merge_views(views: list[np.ndarray], shape: tuple[int, int]) -> np.ndarray:
     return np.median(np.stack(aligned), axis=0).astype(np.uint8)
 
 
-def _corners_from_video(path: Path, norm: Normaliser | None = None
+def _corners_from_video(path: Path, norm: Normaliser | None = None, follow: bool = False
                         ) -> tuple[list[np.ndarray], float]:
-    """Merged corner views per card; with ``norm``, of the canonical strip of each frame."""
+    """Merged corner views per card; with ``norm``, of the canonical strip of each frame. With
+    ``follow``, edges found inside the card in view (``CardFollower``) are not new cards."""
     tracker: EdgeTracker | None = None
+    follower = CardFollower(BACKSLIP, MAX_STEP) if follow else None
     views: dict[int, list[tuple[int, np.ndarray]]] = {}
     widths: list[int] = []
     for frame in frames(path):
@@ -124,11 +153,16 @@ def _corners_from_video(path: Path, norm: Normaliser | None = None
             frame = norm(frame)
         if tracker is None:
             tracker = EdgeTracker(frame.shape[0])
-        geo = locate(frame[:, :, 1], one_side=norm is not None)
+        green = frame[:, :, 1]
+        geo = locate(green, one_side=norm is not None)
         if (geo is not None and norm is not None
                 and abs(geo.side_at(frame.shape[0] / 2) - STRIP_IN) > SIDE_TOLERANCE):
             geo = None  # not the card's side where the geometry puts it
-        _, track = tracker.update(0, geo.edges if geo else ())
+        edges = geo.edges if geo else ()
+        if follower is not None:
+            edges = follower.update(green, edges,
+                                    CANON_CARD if norm is not None or geo is None else geo.width)
+        _, track = tracker.update(0, edges)
         if track is None or geo is None:
             continue
         widths.append(geo.width)
@@ -361,7 +395,7 @@ def teach_from_video(name: str, path: Path, codes: list[str]) -> DeckProfile:
     failure: TeachError | None = None
     for geo, norm in zip(candidates, norms, strict=True):
         try:
-            corners, width = _corners_from_video(path, norm)
+            corners, width = _corners_of_pass(path, norm, len(codes))
         except TeachError as exc:  # this side of the card is not the index side
             failure = exc
             continue
