@@ -39,7 +39,7 @@ MIN_DISTINCT = 0.012
 # Lead over every other card, as a share of how different the two taught corners are (1 = the
 # view is exactly the best card's corner, 0 = halfway between the two):
 SURE_LEAD = 0.25  # needed to name a card from two or more looks
-QUICK_LEAD = 0.5  # ... from one look while more may come
+QUICK_LEAD = 0.5  # ... from one look while more may come (classic shoe only: see _decide)
 LAST_LEAD = 0.35  # ... from the only look a card gave before it left
 DISAGREE = 0.25  # a look leading another card by this much vetoes naming the best one
 VETO_GAP = 0.1  # a look whose best score is this far below the track's clearest cannot veto
@@ -72,6 +72,7 @@ PAIR_REACH = 2
 PAIR_LEAD = 0.15  # mean lead on the differing part that settles the pair...
 PAIR_MIN = 0.5  # ...when every look's lead has that sign and at least half that size
 PAIR_LOOKS = 2  # ...from this many looks
+PAIR_RIVALS = 2  # a look compares its best card so with this many of the next (when alike)
 POSE_STEPS = (0.03, 1.0)  # the grid's steps in scale and in degrees
 CALIBRATE_LOOKS = 8
 POSE_MARGIN = (6, 12)  # canonical px added to the search margin in a learned geometry
@@ -375,41 +376,53 @@ class ShoeReader:
 
     def _pair_tests(self, full: np.ndarray, near: np.ndarray, bank: _Bank, shortlist: np.ndarray,
                     scores: np.ndarray) -> dict[tuple[int, int], float]:
-        """The two best cards of a look, when their corners are much alike (7C and 7S differ
-        only in the suit mark), compared again on the part where their templates differ, that
-        part aligned on its own: a small error of pose shifts the suit mark against the rank,
-        and over the whole corner the rank outweighs it. Returns {(a, b): lead of a over b}."""
-        best = np.argsort(scores.max(axis=0))[::-1][:2]
+        """The best card of a look and each of the next PAIR_RIVALS, when their corners are much
+        alike (7C and 7S differ only in the suit mark, 8S and JS in a few strokes of the rank),
+        compared again on the part where their templates differ, that part aligned on its own:
+        a small error of pose shifts the suit mark against the rank, and over the whole corner
+        the rank outweighs it. Returns {(a, b): lead of a over b}."""
+        best = np.argsort(scores.max(axis=0))[::-1][:1 + PAIR_RIVALS]
+        out: dict[tuple[int, int], float] = {}
         if len(best) < 2:
-            return {}
-        i, j = (int(shortlist[k]) for k in best)
-        if self._distance[i, j] > PAIR_DISTANCE:
-            return {}
+            return out
+        px = near.shape[1] - bank.tw + 1
+        oy, ox = divmod(int(scores[:, best[0]].argmax()), px)
+        ny, nx = self._near_origin
+        i = int(shortlist[best[0]])
+        for k in best[1:]:
+            j = int(shortlist[k])
+            if self._distance[i, j] > PAIR_DISTANCE:
+                continue
+            lead = self._pair_test(full, bank, i, j, ny + oy, nx + ox)
+            if lead is not None:
+                out[(i, j)], out[(j, i)] = lead, -lead
+        return out
+
+    def _pair_test(self, full: np.ndarray, bank: _Bank, i: int, j: int, oy: int, ox: int
+                   ) -> float | None:
+        """Lead of card ``i`` over ``j`` on the part where their templates differ, the
+        templates' corner at (``oy``, ``ox``) in ``full``."""
         ui, uj = bank.units[i], bank.units[j]
         diff = cv2.blur(np.abs(ui - uj).sum(axis=2), (5, 5))
         ys, xs = np.nonzero(diff > 0.5 * float(diff.max()))
         if ys.size < 12:
-            return {}
+            return None
         y0, y1 = max(0, ys.min() - 2), min(bank.th, ys.max() + 3)
         x0, x1 = max(0, xs.min() - 2), min(bank.tw, xs.max() + 3)
         ti = np.ascontiguousarray(ui[y0:y1, x0:x1], np.float32)
         tj = np.ascontiguousarray(uj[y0:y1, x0:x1], np.float32)
-        px = near.shape[1] - bank.tw + 1
-        oy, ox = divmod(int(scores[:, best[0]].argmax()), px)
-        ny, nx = self._near_origin
-        top, left = ny + oy + y0 - PAIR_REACH, nx + ox + x0 - PAIR_REACH
+        top, left = oy + y0 - PAIR_REACH, ox + x0 - PAIR_REACH
         if top < 0 or left < 0:
-            return {}
+            return None
         region = full[top: top + (y1 - y0) + 2 * PAIR_REACH,
                       left: left + (x1 - x0) + 2 * PAIR_REACH]
         if region.shape[0] < ti.shape[0] + 2 * PAIR_REACH or region.shape[1] < ti.shape[1] + 2 * PAIR_REACH:
-            return {}
+            return None
         region = np.ascontiguousarray(region, np.float32)
         si = float(cv2.matchTemplate(region, ti, cv2.TM_CCOEFF_NORMED).max())
         sj = float(cv2.matchTemplate(region, tj, cv2.TM_CCOEFF_NORMED).max())
         apart = 1.0 - float(cv2.matchTemplate(ti, tj, cv2.TM_CCOEFF_NORMED)[0, 0])
-        lead = (si - sj) / max(apart, 0.05)
-        return {(i, j): lead, (j, i): -lead}
+        return (si - sj) / max(apart, 0.05)
 
     # -- mounting tolerance ---------------------------------------------------------------------
     def _near(self, full: np.ndarray, bank: _Bank, cy: int, cx: int, r: int,
@@ -534,20 +547,25 @@ class ShoeReader:
         b = order[0]
         # The two best much alike (7C and 7S): their comparison on the part where they differ
         # (each look's pair test) settles which of the two it is, when the looks agree.
-        settled = None
+        settled: set[int] = set()
         if len(order) > 1 and np.isfinite(mean[order[1]]):
             winner = _pair_verdict(track, b, order[1])
             if winner is not None:
                 loser = order[1] if winner == b else b
-                b, settled = winner, loser
+                b, settled = winner, {loser}
                 order = [b, loser, *order[2:]]
+        # ... and so do their comparisons of the best card with the next rivals (8S with JS
+        # when 8C was the runner-up): a rival the pair tests put behind it is settled too.
+        for r in order[1 + len(settled):1 + PAIR_RIVALS]:
+            if np.isfinite(mean[r]) and _pair_verdict(track, b, r) == b:
+                settled.add(r)
         best = float(mean[b])
         rivals = np.isfinite(mean) & (np.arange(len(mean)) != b)
         leads = [1.0]
         if rivals.any():
             rival_leads = (best - mean) / self._distance[b]
-            if settled is not None:
-                rival_leads[settled] = max(float(rival_leads[settled]), SURE_LEAD)
+            for r in settled:
+                rival_leads[r] = max(float(rival_leads[r]), SURE_LEAD)
             leads.append(float(np.min(rival_leads[rivals])))
         # Cards never scored finely must trail the best one clearly at coarse level as well.
         unscored = ~np.isfinite(mean)
@@ -570,8 +588,14 @@ class ShoeReader:
         agree = all(_agrees(o[1], b, self._distance, settled, pairs)
                     for o, pairs in zip(good, good_pairs, strict=True)
                     if float(np.nanmax(o[1])) >= clearest - gap)
+        # In a learned geometry the first look may catch the index as it comes in, blurred at
+        # the window's edge (9C scored as 9S): once the pose is calibrated, one look names a card
+        # only when the reader must answer (the card left, or ANSWER_BY frames passed), never
+        # while more looks may come. (While calibrating, a card named from one look leaves the
+        # next looks to other cards: a pose judged on fewer cards read bellot's AC as AS.)
+        quick = QUICK_LEAD if self._norm is None or self._pose is None else math.inf
         sure = known and agree and (
-            (lead >= SURE_LEAD and looks >= 2) or lead >= QUICK_LEAD
+            (lead >= SURE_LEAD and looks >= 2) or lead >= quick
             or (final and lead >= LAST_LEAD))
         if not sure and not final:
             return None
@@ -619,20 +643,25 @@ def _pair_verdict(track: Track, a: int, b: int) -> int | None:
     return a if mean > 0 else b
 
 
-def _agrees(fine: np.ndarray, best: int, distance: np.ndarray, excused: int | None = None,
+def _agrees(fine: np.ndarray, best: int, distance: np.ndarray, excused: Iterable[int] = (),
             pairs: dict | None = None) -> bool:
     """One look does not clearly favour another card over ``best`` (by DISAGREE of what
-    separates the two taught corners); ``excused`` is a rival the pair test has ruled out, and
+    separates the two taught corners); ``excused`` are rivals the pair tests have ruled out, and
     a rival this look's own pair test (on the part where the two differ) puts behind ``best``
     does not count either."""
     scores = np.where(np.isfinite(fine), fine, -np.inf)
-    if excused is not None:
-        scores[excused] = -np.inf
+    for r in excused:
+        scores[r] = -np.inf
     other = int(np.argmax(scores))
     if other == best or not np.isfinite(scores[best]):
         return True
-    if pairs and pairs.get((best, other), 0.0) > 0:
+    test = pairs.get((best, other)) if pairs else None
+    if test is not None and test > 0:
         return True
+    # The look's own pair test (the part where the two differ, aligned on its own) favouring its
+    # best card decisively is a clear disagreement, however close the whole corners score.
+    if test is not None and test <= -PAIR_LEAD:
+        return False
     return bool((scores[other] - scores[best]) / distance[best, other] < DISAGREE)
 
 
