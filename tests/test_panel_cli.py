@@ -69,10 +69,13 @@ def test_panels_test_blinks_every_led_and_echoes_presses(
 
 def test_panels_sim_prints_a_pty_the_bridge_can_open(tmp_path: Path) -> None:
     link = tmp_path / "usb-cardtable_sim-if00"
+    # Ctrl-C as a terminal gives it: a test run started in the background (nohup, `&` in a
+    # script) ignores SIGINT, and a child would inherit that and never stop
     proc = subprocess.Popen(
         [sys.executable, "-m", "firmware_bridge.cli", "panels", "sim", "--seat", "2",
          "--link", str(link)],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         assert proc.stdout is not None and proc.stdin is not None
         first = proc.stdout.readline()
