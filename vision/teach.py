@@ -99,23 +99,24 @@ def _corners_of_pass(path: Path, norm: Normaliser | None, count: int
     each card as it moves (court artwork dark right up to the face's side, gnome-cards paris,
     makes rows inside a card look like the gap between two cards: a pass of 36 found 47). A
     pass that gives its count as it is is taken as it is, exactly as before."""
+    missed: MissedCards | None = None
+    found = None
     try:
         found = _corners_from_video(path, norm)
+        if len(found[0]) == count:
+            return found
     except MissedCards as exc:
-        try:
-            again = _corners_from_video(path, norm, follow=True)
-        except TeachError:
-            raise exc from None
-        if len(again[0]) == count:
-            return again
-        raise
-    if len(found[0]) == count:
-        return found
+        missed = exc
     try:
         again = _corners_from_video(path, norm, follow=True)
+        if len(again[0]) == count:
+            return again
     except TeachError:
-        return found
-    return again if len(again[0]) == count else found
+        pass
+    if missed is not None:
+        raise missed
+    assert found is not None
+    return found
 
 
 def _merge_views(views: list[np.ndarray], shape: tuple[int, int]) -> np.ndarray:
