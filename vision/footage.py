@@ -409,6 +409,10 @@ SHOES: dict[str, Shoe] = {s.name: s for s in (
     _shoe("down-small", place("down", 0.5, -3.0, 0.65)),
     _shoe("up-mirror-wide", place("up", 1.5, 1.5, 0.78, mirror=True)),
     _shoe("right-mirror-huge", place("right", 2.5, -1.0, 0.9, mirror=True)),
+    # Shoe reader V's held-back set, fixed before the round's tuning began (2 Dec 2026).
+    _shoe("up-small-steep", place("up", 0.58, 2.8, 0.66)),
+    _shoe("left-huge", place("left", 2.7, -1.8, 0.9)),
+    _shoe("down-mirror-mid", place("down", 1.0, -0.8, 0.76, mirror=True)),
 )}
 
 
