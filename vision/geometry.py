@@ -138,6 +138,10 @@ class Normaliser:
         # Shrinking more than 1.5x with bilinear sampling aliases; a cheap pre-blur in the
         # camera frame keeps teaching and reading views alike and smooth.
         self.preblur = max(1, round(geometry.scale / 1.5)) if geometry.scale > 1.5 else 0
+        # Per frame size and aim: the whole strip's warp and camera box, and (no pre-blur) a
+        # channel plane kept from frame to frame (see ``green``).
+        self._plan: tuple | None = None
+        self._plane: np.ndarray | None = None
 
     def __call__(self, frame: np.ndarray) -> np.ndarray:
         return self._sample(frame)
@@ -146,7 +150,42 @@ class Normaliser:
         """The strip's green channel alone, exactly as in ``self(frame)`` (every step works per
         channel): enough to find cards, at a third of the warp; the reader warps the colour
         strip only in frames where an index is in view."""
-        return self._sample(frame, channel=1)
+        # ``_sample`` step for step, but for what it works out afresh in every frame.
+        warp, (x0, y0, x1, y1), cut = self._whole(frame.shape)
+        if x1 <= x0 or y1 <= y0 or frame.dtype != np.uint8 or frame.ndim != 3:
+            return self._sample(frame, channel=1)  # no strip in the frame, or no BGR frame
+        if self.preblur:
+            k = 2 * self.preblur + 1
+            part = cv2.blur(cv2.extractChannel(frame[y0:y1, x0:x1], 1), (k, k))
+            return cv2.warpAffine(part, cut, (self.width, self.height),
+                                  flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                  borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+        # Without a pre-blur the warp reads only camera pixels inside the strip's camera box
+        # (its corners' extent padded by 4 px; bilinear taps lie within 1 px of it), so only
+        # those are copied out of the frame, into a full-frame plane kept from call to call:
+        # the warp itself (matrix, source size, border) is exactly the one ``_sample`` makes.
+        plane = self._plane
+        if plane is None or plane.shape != frame.shape[:2]:
+            plane = self._plane = np.zeros(frame.shape[:2], np.uint8)
+        cv2.extractChannel(frame[y0:y1, x0:x1], 1, dst=plane[y0:y1, x0:x1])
+        return cv2.warpAffine(plane, warp, (self.width, self.height),
+                              flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                              borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+
+    def _whole(self, shape: tuple[int, ...]
+               ) -> tuple[np.ndarray, tuple[int, int, int, int], np.ndarray]:
+        """The whole strip's warp, its camera box and the warp from that box, for frames of
+        ``shape``, as ``_sample`` computes them; kept until the frame size or the aim
+        (``self.warp``) changes."""
+        key = (shape, self.warp.tobytes())
+        if self._plan is None or self._plan[0] != key:
+            shift = np.array([[1.0, 0.0, 0], [0.0, 1.0, 0], [0.0, 0.0, 1.0]])
+            warp = (np.vstack([self.warp, [0, 0, 1]]) @ shift)[:2]
+            x0, y0, x1, y1 = self.camera_box(shape)
+            cut = warp.copy()
+            cut[:, 2] -= (x0, y0)
+            self._plan = (key, warp, (x0, y0, x1, y1), cut)
+        return self._plan[1:]
 
     def _sample(self, frame: np.ndarray, part: tuple[int, int, int, int] | None = None,
                 channel: int | None = None) -> np.ndarray:

@@ -12,6 +12,7 @@ soon as the evidence is clear, and at the latest two frames after the index came
 from __future__ import annotations
 
 import math
+from collections import deque
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -54,6 +55,16 @@ WIDTH_TOLERANCE = 0.12  # lit object this much narrower/wider than a card is not
 # (see _Bank.residuals, in units of the template's own contrast) must stay under this, or the
 # card is one we were never taught (a six where only 7..A were taught, another deck's design).
 MAX_RESIDUAL = 4.6
+# In a learned geometry a session whose mounting or light the templates fit less well raises
+# every card's residual alike; a stroke the view has and its best card lacks stands out against
+# that level. So once this session has named RESIDUAL_SAMPLES cards, the bar is RESIDUAL_RATIO
+# times the median residual of the last RESIDUAL_WINDOW named cards, never below MAX_RESIDUAL
+# nor above RESIDUAL_CAP. Only named cards count, so a deal in which nothing fits (the camera
+# knocked, another deck's design) does not raise the bar by its own residuals.
+RESIDUAL_RATIO = 1.6
+RESIDUAL_CAP = 6.2
+RESIDUAL_SAMPLES = 8
+RESIDUAL_WINDOW = 24
 RESIDUAL_BLUR = 3  # px (at FINE) the residual is smoothed over
 RESIDUAL_BORDER = 2  # px at the window's rim left out (the leading edge blurs into it)
 # Shoe geometry check (profiles taught in a shoe other than the classic one): the card's index
@@ -151,6 +162,7 @@ class ShoeReader:
         if self._norm is not None:
             self._fixed_width = float(STRIP_IN)  # the part of the card the strip holds
         self._widths: list[int] = []
+        self._named_residuals: deque[float] = deque(maxlen=RESIDUAL_WINDOW)
 
     # -- public -------------------------------------------------------------------------------
     def new_deal(self) -> None:
@@ -191,7 +203,9 @@ class ShoeReader:
                 self._learn_width(geo)
         ended, track = self._tracker.update(self.frame_no, geo.edges if geo else ())
         if ended is not None and not ended.done:
-            events.append(self._answer(ended, final=True))
+            answered = self._answer(ended, final=True)
+            if answered is not None:
+                events.append(answered)
         looked = False
         if track is not None and geo is not None and not track.done:
             scores = self._look(frame, geo, track.edge)
@@ -221,7 +235,8 @@ class ShoeReader:
             return []
         ended = self._tracker.close()
         if ended is not None and not ended.done:
-            return [self._answer(ended, final=True)]
+            event = self._answer(ended, final=True)
+            return [] if event is None else [event]
         return []
 
     # -- internals ----------------------------------------------------------------------------
@@ -257,6 +272,7 @@ class ShoeReader:
         if abs(slope) <= AIM_SLOPE and abs(shift) <= AIM_SHIFT:
             self._aim_rounds = AIM_ROUNDS  # aimed well enough
             return
+        assert self._norm is not None  # only a learned geometry's strip is aimed
         self._norm.adjust(shift, slope, height / 2)
         # Templates' poses were judged through the old aim: judge them again.
         self._pose, self._pose_sums, self._pose_looks = None, {}, 0
@@ -363,9 +379,10 @@ class ShoeReader:
             bank, near, scores = found
         else:
             bank = self._fine if self._pose is None else self._pose_bank(self._pose)
-            near = self._near(full, bank, cy, cx, REFINE, self._pose)
-            if near is None:
+            found_near = self._near(full, bank, cy, cx, REFINE, self._pose)
+            if found_near is None:
                 return None
+            near = found_near
             scores = bank.correlate(near, shortlist)
         fine[shortlist] = scores.max(axis=0)
         self._residuals = bank.residuals(near, shortlist, scores.argmax(axis=0))
@@ -461,14 +478,15 @@ class ShoeReader:
         """The best pose of the grid, moved to the peak of a parabola through it and its
         neighbours in scale and in turn (the grid's steps are coarser than the fit needs)."""
         sums = self._pose_sums
-        k, d = max(sums, key=sums.get)
+        k, d = max(sums, key=lambda pose: sums[pose])
         out = [k, d]
         for axis, step in ((0, POSE_STEPS[0]), (1, POSE_STEPS[1])):
             lo, hi = list((k, d)), list((k, d))
             lo[axis] = round(lo[axis] - step, 3)
             hi[axis] = round(hi[axis] + step, 3)
-            if tuple(lo) in sums and tuple(hi) in sums:
-                a, b, c = sums[tuple(lo)], sums[(k, d)], sums[tuple(hi)]
+            below, above = (lo[0], lo[1]), (hi[0], hi[1])
+            if below in sums and above in sums:
+                a, b, c = sums[below], sums[(k, d)], sums[above]
                 curve = a - 2 * b + c
                 if curve < 0:
                     out[axis] += float(np.clip(0.5 * (a - c) / curve, -0.5, 0.5)) * step
@@ -507,6 +525,15 @@ class ShoeReader:
         self._look_scores = {}
         self._near_origin = best[4]
         return best[1], best[2], best[3]
+
+    @property
+    def residual_bar(self) -> float:
+        """The largest residual a view may leave against its best card and still be named:
+        MAX_RESIDUAL, or in a learned geometry this session's level (see RESIDUAL_RATIO)."""
+        if len(self._named_residuals) < RESIDUAL_SAMPLES:
+            return MAX_RESIDUAL
+        level = RESIDUAL_RATIO * float(np.median(self._named_residuals))
+        return min(RESIDUAL_CAP, max(MAX_RESIDUAL, level))
 
     def _decide(self, track: Track, final: bool) -> CardEvent | None:
         if not track.observations:
@@ -578,7 +605,7 @@ class ShoeReader:
         # While calibrating, looks may come from templates at different poses (sizes).
         maps = [m for m in maps if m.shape == maps[-1].shape]
         residual = float(np.abs(np.mean(maps, axis=0)).max()) if maps else math.inf
-        known = best >= MIN_SCORE and residual <= MAX_RESIDUAL and not self._indistinct[b]
+        known = best >= MIN_SCORE and residual <= self.residual_bar and not self._indistinct[b]
         # Every look must agree: a look that clearly favours another card means the track may
         # hold two physical cards (an edge taken for the next card's), or the view is unsteady.
         # A look well below the track's clearest one (glare washing out the suit mark, motion
@@ -610,6 +637,8 @@ class ShoeReader:
         code = self.codes[b]
         twice = code in self._seen
         self._seen.add(code)
+        if self._norm is not None:
+            self._named_residuals.append(residual)
         return CardEvent(self.frame_no, code, confidence_of(lead), candidates, seen_twice=twice)
 
 
@@ -853,8 +882,13 @@ def read_frames(source: Iterable[np.ndarray], profile: DeckProfile) -> Iterator[
 
 
 def read_video(path: Path, profile: DeckProfile, progress: bool = False) -> Iterator[CardEvent]:
-    """Card events of a clip, in order, exactly as a live reader would have emitted them."""
-    source: Iterable[np.ndarray] = frames(path, reuse_buffer=True)
+    """Card events of a clip, in order, exactly as a live reader would have emitted them.
+
+    The clip is decoded a few frames ahead in a thread of its own (``vision.decode``), so decoding
+    and reading overlap on a machine with a core to spare."""
+    from vision.decode import frames_ahead  # it imports this module
+
+    source: Iterable[np.ndarray] = frames_ahead(path)
     if progress:
         from tqdm import tqdm
 

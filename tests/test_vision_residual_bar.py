@@ -1,0 +1,58 @@
+"""The residual bar follows the session: a shoe set up so the templates fit less well still
+names its cards, and cards never taught are still refused.
+
+Why: in round IV's held-back set, whole deals of the 1,000 px one-sided shoe came out ``??``
+one card in four (berlin, orell: every residual over the fixed bar, with clear leads), while
+the same shoe on another day read every card. Set up that way, every card's residual against
+its best template rises alike; a stroke that the view has and the template lacks (a six read
+against an eight) still stands well above that level. So in a learned geometry the bar is
+RESIDUAL_RATIO times the median residual of the cards this session has named (vision/reader.py).
+
+Clips are made as bench/bench_geometry.py makes them: teaching pass on session 1, the deal on
+its own session, 30% of the cards turned.
+"""
+
+from __future__ import annotations
+
+import random
+
+from vision.cards import composition
+from vision.evaluate import score
+from vision.footage import make_clip
+from vision.reader import MAX_RESIDUAL, RESIDUAL_CAP, ShoeReader, frames
+from vision.teach import teach_from_video
+
+ROTATED = 0.3
+
+
+def _read(tmp_path, shoe, deck, taught, seed, k):
+    teach = tmp_path / "teach.mp4"
+    make_clip(teach, deck, taught, "easy", seed=seed, shoe=shoe, session=1)
+    profile = teach_from_video(deck, teach, taught)
+    deal = composition("36")
+    random.Random(seed * 100 + k).shuffle(deal)
+    clip = tmp_path / "deal.mp4"
+    truth = make_clip(clip, deck, deal, "hard", seed=seed * 100 + k, shoe=shoe,
+                      session=2 + k, rotated=ROTATED)
+    reader = ShoeReader(profile)
+    events = [e for f in frames(clip) for e in reader.feed(f)] + reader.finish()
+    return reader, score(events, truth, set(taught))
+
+
+def test_a_session_the_templates_fit_less_well_still_names_its_cards(tmp_path):
+    # right-mirror-huge x berlin, seed 18, first deal (session 2): the named cards' median
+    # residual is about 4.2, so under the fixed bar of 4.6 this deal read 26 of 36 (10 "??"
+    # flagged not a known face, every one the right card first with a clear lead).
+    reader, result = _read(tmp_path, "right-mirror-huge", "berlin", composition("36"), 18, 0)
+    assert result.wrong == 0 and result.lost == 0 and result.late == 0, result.problems
+    assert MAX_RESIDUAL < reader.residual_bar <= RESIDUAL_CAP
+    assert result.read >= 30, result.line()
+
+
+def test_untaught_cards_are_refused_in_such_a_session(tmp_path):
+    # right-mirror-huge x orell, seed 19, first deal (session 2), 32 taught: the bar rises here
+    # too, yet each six (residual about 7 against its eight) stays "??", flagged.
+    reader, result = _read(tmp_path, "right-mirror-huge", "orell", composition("32"), 19, 0)
+    assert reader.residual_bar > MAX_RESIDUAL
+    assert result.wrong == 0, result.problems
+    assert result.foreign == 4 and result.rejected == 4, result.line()
