@@ -39,20 +39,14 @@ def _read(tmp_path, shoe, deck, taught, seed, k):
     return reader, score(events, truth, set(taught))
 
 
-def test_a_session_the_templates_fit_less_well_still_names_its_cards(tmp_path):
-    # right-mirror-huge x berlin, seed 18, first deal (session 2): the named cards' median
-    # residual is about 4.2, so under the fixed bar of 4.6 this deal read 26 of 36 (10 "??"
-    # flagged not a known face, every one the right card first with a clear lead).
-    reader, result = _read(tmp_path, "right-mirror-huge", "berlin", composition("36"), 18, 0)
+def test_a_session_the_templates_fit_less_well_names_its_cards_and_refuses_sixes(tmp_path):
+    # right-mirror-huge x berlin, seed 18, first deal (session 2), 32 cards taught (no sixes):
+    # the named cards' median residual is about 4, so under the fixed bar of 4.6 this deal read
+    # 21 of the 32 taught cards (11 "??" flagged not a known face, each the right card first
+    # with a clear lead). The bar rises here, yet each six (residual about 7 against its eight,
+    # where the taught cards reach about 5) stays "??", flagged.
+    reader, result = _read(tmp_path, "right-mirror-huge", "berlin", composition("32"), 18, 0)
     assert result.wrong == 0 and result.lost == 0 and result.late == 0, result.problems
     assert MAX_RESIDUAL < reader.residual_bar <= RESIDUAL_CAP
-    assert result.read >= 30, result.line()
-
-
-def test_untaught_cards_are_refused_in_such_a_session(tmp_path):
-    # right-mirror-huge x orell, seed 19, first deal (session 2), 32 taught: the bar rises here
-    # too, yet each six (residual about 7 against its eight) stays "??", flagged.
-    reader, result = _read(tmp_path, "right-mirror-huge", "orell", composition("32"), 19, 0)
-    assert reader.residual_bar > MAX_RESIDUAL
-    assert result.wrong == 0, result.problems
+    assert result.read >= 27, result.line()
     assert result.foreign == 4 and result.rejected == 4, result.line()
