@@ -14,26 +14,15 @@ its own session, 30% of the cards turned.
 
 from __future__ import annotations
 
-import random
+from _shoe_deal import teach_and_deal
 
 from vision.cards import composition
 from vision.evaluate import score
-from vision.footage import make_clip
 from vision.reader import MAX_RESIDUAL, RESIDUAL_CAP, ShoeReader, frames
-from vision.teach import teach_from_video
-
-ROTATED = 0.3
 
 
 def _read(tmp_path, shoe, deck, taught, seed, k):
-    teach = tmp_path / "teach.mp4"
-    make_clip(teach, deck, taught, "easy", seed=seed, shoe=shoe, session=1)
-    profile = teach_from_video(deck, teach, taught)
-    deal = composition("36")
-    random.Random(seed * 100 + k).shuffle(deal)
-    clip = tmp_path / "deal.mp4"
-    truth = make_clip(clip, deck, deal, "hard", seed=seed * 100 + k, shoe=shoe,
-                      session=2 + k, rotated=ROTATED)
+    profile, clip, truth = teach_and_deal(tmp_path, shoe, deck, taught, seed, k)
     reader = ShoeReader(profile)
     events = [e for f in frames(clip) for e in reader.feed(f)] + reader.finish()
     return reader, score(events, truth, set(taught))
