@@ -41,7 +41,7 @@ from vision.evaluate import Score, score  # noqa: E402
 from vision.footage import make_clip  # noqa: E402
 from vision.geometry import GeometryError  # noqa: E402
 from vision.profile import save_profile  # noqa: E402
-from vision.reader import ShoeReader, frames, read_video  # noqa: E402
+from vision.reader import ShoeReader, frames, read_frames, read_video  # noqa: E402
 from vision.teach import TeachError, teach_from_video  # noqa: E402
 
 cv2.setNumThreads(1)
@@ -146,8 +146,6 @@ def speed(shoe: str, repeats: int = 3) -> str:
         ms = np.array(times) * 1000
         cmd = [sys.executable, "-m", "cardtable", "read", str(clip), "--deck", "bench"]
         plain_cmd = [sys.executable, "-c", PLAIN_DECODE, str(clip)]
-        from vision.reader import read_frames
-
         plain, wall, inner, serial = [], [], [], []
         load = os.getloadavg()[0]  # the overlap of decode and reading needs a core to spare
         for _ in range(repeats):  # interleaved, best of each: a busy machine skews both alike

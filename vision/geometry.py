@@ -179,8 +179,8 @@ class Normaliser:
         (``self.warp``) changes."""
         key = (shape, self.warp.tobytes())
         if self._plan is None or self._plan[0] != key:
-            shift = np.array([[1.0, 0.0, 0], [0.0, 1.0, 0], [0.0, 0.0, 1.0]])
-            warp = (np.vstack([self.warp, [0, 0, 1]]) @ shift)[:2]
+            # The whole strip starts at strip px (0, 0): ``_sample``'s shift is the identity.
+            warp = self.warp.copy()
             x0, y0, x1, y1 = self.camera_box(shape)
             cut = warp.copy()
             cut[:, 2] -= (x0, y0)
