@@ -42,6 +42,8 @@ def _deck_teach(args: argparse.Namespace) -> int:
 
     if bool(args.video) == bool(args.images):
         return _fail("give exactly one of --video PATH or --images DIR")
+    if args.turned and not args.video:
+        return _fail("--turned is a second pass through the shoe: give it with --video PATH")
     try:
         check_name(args.name)
         if args.cards:
@@ -55,13 +57,19 @@ def _deck_teach(args: argparse.Namespace) -> int:
             codes = _cards_from(args) if (args.cards or args.composition) else None
             profile = teach_from_images(args.name, Path(args.images), codes)
         else:
-            profile = teach_from_video(args.name, Path(args.video), _cards_from(args))
+            profile = teach_from_video(args.name, Path(args.video), _cards_from(args),
+                                       Path(args.turned) if args.turned else None)
         existed = profile_path(args.name).exists()
         path = save_profile(profile)
     except (TeachError, VideoError, ProfileError, ValueError) as exc:
         return _fail(str(exc))
     verb = "replaced" if existed else "saved"
-    print(f"learned deck {args.name!r}: {len(profile.cards)} cards; {verb} {path}")
+    turned = ""
+    if args.turned:
+        turned = (f", {len(profile.turned)} of them also turned round (their two corners differ)"
+                  if profile.turned else
+                  "; the turned pass showed the same corners as the first, so nothing was added")
+    print(f"learned deck {args.name!r}: {len(profile.cards)} cards{turned}; {verb} {path}")
     return 0
 
 
@@ -76,7 +84,8 @@ def _deck_list(args: argparse.Namespace) -> int:
         except ProfileError as exc:
             print(f"{name}\tCORRUPT\t{exc}")
             continue
-        print(f"{name}\t{len(p.cards)} cards\ttaught {p.created} from {p.source}")
+        turned = f" (+{len(p.turned)} turned)" if p.turned else ""
+        print(f"{name}\t{len(p.cards)} cards{turned}\ttaught {p.created} from {p.source}")
     return 0
 
 
@@ -105,6 +114,8 @@ def _deck_show(args: argparse.Namespace) -> int:
     if not written:
         return _fail(f"cannot write {picture}")
     codes = " ".join(c.code for c in profile.cards)
+    if profile.turned:
+        codes += f"; turned corners of {' '.join(c.code for c in profile.turned)}"
     print(f"{args.name}: {len(profile.cards)} cards ({codes}), taught {profile.created} "
           f"from {profile.source}\nshoe: {profile.geometry.describe()}\n"
           f"contact sheet: {out}\ngeometry: {picture}")
@@ -184,6 +195,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     teach.add_argument("name")
     teach.add_argument("--video", help="clip of one pass of the whole deck")
     teach.add_argument("--images", help="folder of still images named by card code (QS.png)")
+    teach.add_argument("--turned", metavar="VIDEO",
+                       help="clip of a second pass, the deck turned round (same order): for "
+                            "decks whose court cards are drawn once, not mirrored")
     _add_card_choice(teach)
     teach.set_defaults(func=_deck_teach)
 

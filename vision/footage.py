@@ -127,6 +127,7 @@ class TruthItem:
     card: str  # card code, or FACE_DOWN / OBJECT
     visible_frame: int  # first frame in which the leading index is fully inside the window
     exit_frame: int  # first frame in which the leading index has started to leave
+    turned: bool = False  # dealt 180 degrees turned: the opposite corner leads
 
 
 @dataclass
@@ -413,6 +414,10 @@ SHOES: dict[str, Shoe] = {s.name: s for s in (
     _shoe("up-small-steep", place("up", 0.58, 2.8, 0.66)),
     _shoe("left-huge", place("left", 2.7, -1.8, 0.9)),
     _shoe("down-mirror-mid", place("down", 1.0, -0.8, 0.76, mirror=True)),
+    # Shoe reader VI's held-back set, fixed before the round's tuning went further (2 Dec 2026).
+    _shoe("right-mirror-small-steep", place("right", 0.62, -2.7, 0.72, mirror=True)),
+    _shoe("down-huge", place("down", 2.05, 1.2, 0.88)),
+    _shoe("left-mid-tilt", place("left", 1.1, 2.2, 0.78)),
 )}
 
 
@@ -592,6 +597,7 @@ def _make_shoe_clip(out: Path, deck: str, cards: list[str], difficulty: str, see
     finally:
         writer.release()
     truth.frames = frame_no
-    truth.items = [TruthItem(it["kind"], visible[i], exits[i]) for i, it in enumerate(items)]
+    truth.items = [TruthItem(it["kind"], visible[i], exits[i], it["turn"])
+                   for i, it in enumerate(items)]
     truth.save(truth_path(out))
     return truth

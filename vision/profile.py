@@ -5,6 +5,8 @@ base64) plus where that corner sits relative to the card's leading edge. Everyth
 pixels at ``card_width``; the reader rescales when the camera sees cards at another size.
 Since version 2 a profile also holds the shoe geometry it was taught in (``vision.geometry``);
 a version-1 profile is migrated on load to the classic shoe's geometry, which it was taught in.
+A profile may also hold ``turned`` corners: the leading corner of cards dealt 180 degrees turned,
+taught from a second pass, for cards whose two corners differ (single-headed court cards).
 """
 
 from __future__ import annotations
@@ -74,6 +76,9 @@ class DeckProfile(BaseModel):
     roi: tuple[int, int, int, int]
     search: tuple[int, int] = Field(description="extra search margin (x, y) in pixels")
     cards: list[CardTemplate]
+    # The leading corner of cards dealt turned round, where it differs from ``cards``' (a
+    # single-headed court card shows no index there); absent in profiles taught from one pass.
+    turned: list[CardTemplate] = Field(default_factory=list)
     geometry: ShoeGeometry = Field(default_factory=lambda: DEFAULT_GEOMETRY.model_copy())
 
     @model_validator(mode="before")
@@ -115,7 +120,12 @@ class DeckProfile(BaseModel):
             raise ValueError("profile has no cards")
         if len(set(codes)) != len(codes):
             raise ValueError("profile lists a card twice")
-        for c in self.cards:
+        turned = [c.code for c in self.turned]
+        if len(set(turned)) != len(turned):
+            raise ValueError("profile lists a turned card twice")
+        if not set(turned) <= set(codes):
+            raise ValueError(f"turned corner of a card not taught: {sorted(set(turned) - set(codes))}")
+        for c in [*self.cards, *self.turned]:
             img = c.image()
             if img.shape[:2] != (y1 - y0, x1 - x0):
                 raise ValueError(f"template {c.code} is {img.shape[1]}x{img.shape[0]}, roi is "
@@ -124,6 +134,10 @@ class DeckProfile(BaseModel):
 
     def templates(self) -> dict[str, np.ndarray]:
         return {c.code: c.image() for c in self.cards}
+
+    def views(self) -> list[tuple[str, np.ndarray]]:
+        """Every corner the reader matches: each card's, then the turned corners taught."""
+        return [(c.code, c.image()) for c in [*self.cards, *self.turned]]
 
     @classmethod
     def build(cls, name: str, source: str, card_width: float, roi: tuple[int, int, int, int],

@@ -147,8 +147,13 @@ class ShoeReader:
         self._pose_looks = 0
         self._aim: list[tuple[float, float]] = []
         self._aim_rounds = 0
-        self.codes = [c.code for c in profile.cards]
-        self._raw = profile.templates()
+        # One entry per taught corner: every card's, then any turned corners (a card dealt
+        # turned round shows its other corner). Two entries of one card are never rivals.
+        views = profile.views()
+        self.codes = [code for code, _ in views]
+        self._raw = [img for _, img in views]
+        entry_codes = np.array(self.codes)
+        self._same = entry_codes[:, None] == entry_codes[None, :]
         self._scale = 0.0
         self._tracker: EdgeTracker | None = None
         self._frame_size = frame_size
@@ -326,13 +331,15 @@ class ShoeReader:
         if self._scale and abs(scale / self._scale - 1) < 0.03:
             return
         self._scale = scale
-        self._coarse = _Bank(self._raw.values(), scale * COARSE, COARSE_BLUR, gray=True)
-        self._fine = _Bank(self._raw.values(), scale * FINE, FINE_BLUR)
+        self._coarse = _Bank(self._raw, scale * COARSE, COARSE_BLUR, gray=True)
+        self._fine = _Bank(self._raw, scale * FINE, FINE_BLUR)
         # How far apart each pair of taught corners is (1 - correlation), so a lead can be judged
         # against what separates the two. Taught corners are registered alike, so no shifts.
-        self._distance = _distances(self._fine.vectors)
-        self._indistinct = nearest_distance(self._fine.vectors) < MIN_DISTINCT
-        self._coarse_distance = _distances(self._coarse.vectors)
+        # Two corners of one card are infinitely far apart: never compared, never rivals.
+        twins = self._same & ~np.eye(len(self.codes), dtype=bool)
+        self._distance = np.where(twins, np.inf, _distances(self._fine.vectors))
+        self._indistinct = nearest_distance(self._fine.vectors, self._same) < MIN_DISTINCT
+        self._coarse_distance = np.where(twins, np.inf, _distances(self._coarse.vectors))
 
     def _look(self, frame: np.ndarray, geo: Geometry, edge: int) -> np.ndarray | None:
         """Scores of every taught card for the index above ``edge``, or None if not in view.
@@ -470,7 +477,7 @@ class ShoeReader:
             m = np.hstack([rot, (rot @ (k * np.array([x0, y0], float))
                                  - np.array([x0, y0], float))[:, None]])
             posed = [cv2.warpAffine(t, m, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                                    borderMode=cv2.BORDER_REPLICATE) for t in self._raw.values()]
+                                    borderMode=cv2.BORDER_REPLICATE) for t in self._raw]
             self._pose_banks[pose] = _Bank(posed, FINE, FINE_BLUR)
         return self._pose_banks[pose]
 
@@ -570,6 +577,8 @@ class ShoeReader:
             mean = np.where(counts > 0, np.where(scored, fine_looks, 0).sum(axis=0)
                             / np.maximum(counts, 1), -np.inf)
         order = [int(i) for i in np.argsort(mean)[::-1]]
+        # The best card's other corner (turned) is not its rival.
+        order = order[:1] + [i for i in order[1:] if not self._same[order[0], i]]
 
         b = order[0]
         # The two best much alike (7C and 7S): their comparison on the part where they differ
@@ -587,15 +596,16 @@ class ShoeReader:
             if np.isfinite(mean[r]) and _pair_verdict(track, b, r) == b:
                 settled.add(r)
         best = float(mean[b])
-        rivals = np.isfinite(mean) & (np.arange(len(mean)) != b)
+        rivals = np.isfinite(mean) & ~self._same[b]
         leads = [1.0]
         if rivals.any():
-            rival_leads = (best - mean) / self._distance[b]
+            with np.errstate(invalid="ignore"):  # a twin's inf over inf: not a rival anyway
+                rival_leads = (best - mean) / self._distance[b]
             for r in settled:
                 rival_leads[r] = max(float(rival_leads[r]), SURE_LEAD)
             leads.append(float(np.min(rival_leads[rivals])))
         # Cards never scored finely must trail the best one clearly at coarse level as well.
-        unscored = ~np.isfinite(mean)
+        unscored = ~np.isfinite(mean) & ~self._same[b]
         if unscored.any():
             leads.append(float(np.min((coarse[b] - coarse[unscored])
                                       / self._coarse_distance[b, unscored])))
@@ -612,7 +622,8 @@ class ShoeReader:
         # blur) still counts in the mean but cannot veto on its own.
         gap = VETO_GAP if self._norm is not None else math.inf
         clearest = max(float(np.nanmax(o[1])) for o in good)
-        agree = all(_agrees(o[1], b, self._distance, settled, pairs)
+        excused = settled | {int(i) for i in np.flatnonzero(self._same[b]) if i != b}
+        agree = all(_agrees(o[1], b, self._distance, excused, pairs)
                     for o, pairs in zip(good, good_pairs, strict=True)
                     if float(np.nanmax(o[1])) >= clearest - gap)
         # In a learned geometry the first look may catch the index as it comes in, blurred at
@@ -627,8 +638,12 @@ class ShoeReader:
         if not sure and not final:
             return None
         track.done = True
-        candidates = [(self.codes[i], round(float(mean[i]), 3)) for i in order[:3]
-                      if np.isfinite(mean[i])]
+        listed: dict[str, float] = {}  # a card's best corner only, the best three cards
+        for i in order:
+            if len(listed) == 3 or not np.isfinite(mean[i]):
+                break
+            listed.setdefault(self.codes[i], round(float(mean[i]), 3))
+        candidates = list(listed.items())
         if not sure:
             flag = ReaderFlag.UNKNOWN_FACE if not known else None
             # Named cards are always at 0.9 or above; an unsure answer stays below that.
@@ -694,10 +709,13 @@ def _agrees(fine: np.ndarray, best: int, distance: np.ndarray, excused: Iterable
     return bool((scores[other] - scores[best]) / distance[best, other] < DISAGREE)
 
 
-def nearest_distance(vectors: np.ndarray) -> np.ndarray:
-    """Per taught corner, 1 - correlation with the most alike other corner."""
+def nearest_distance(vectors: np.ndarray, same: np.ndarray | None = None) -> np.ndarray:
+    """Per taught corner, 1 - correlation with the most alike corner of another card (``same``:
+    which corners are of one card; by default each corner is its own card's only one)."""
     d = 1.0 - vectors @ vectors.T
     np.fill_diagonal(d, np.inf)
+    if same is not None:
+        d[same] = np.inf
     return d.min(axis=1)
 
 

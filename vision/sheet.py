@@ -1,5 +1,6 @@
-"""Pictures of a deck profile: every learned index corner with its card code underneath, and the
-learned shoe geometry drawn on a frame of the teaching pass (for `cardtable deck show`)."""
+"""Pictures of a deck profile: every learned index corner with its card code underneath (a turned
+pass's corners marked so), and the learned shoe geometry drawn on a frame of the teaching pass
+(for `cardtable deck show`)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,10 @@ from vision.profile import DeckProfile
 
 
 def contact_sheet(profile: DeckProfile, columns: int = 9, zoom: float = 1.5) -> np.ndarray:
-    templates = profile.templates()
     tiles = []
-    for code, img in templates.items():
+    upright = len(profile.cards)
+    for n, (code, img) in enumerate(profile.views()):
+        code = code if n < upright else f"{code} turned"  # a turned pass's corner (see teach)
         img = cv2.resize(img, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_LINEAR)
         h, w = img.shape[:2]
         tile = np.full((h + 28, max(w, 48) + 8, 3), 255, np.uint8)
@@ -24,7 +26,8 @@ def contact_sheet(profile: DeckProfile, columns: int = 9, zoom: float = 1.5) -> 
     tw = max(t.shape[1] for t in tiles)
     rows = -(-len(tiles) // columns)
     sheet = np.full((rows * th + 30, columns * tw, 3), 235, np.uint8)
-    title = f"{profile.name}: {len(tiles)} cards, card width {profile.card_width:.0f}px"
+    turned = f" (+{len(profile.turned)} turned corners)" if profile.turned else ""
+    title = f"{profile.name}: {upright} cards{turned}, card width {profile.card_width:.0f}px"
     cv2.putText(sheet, title, (6, 20), cv2.FONT_HERSHEY_SIMPLEX, 0.55, (0, 0, 0), 1, cv2.LINE_AA)
     for i, t in enumerate(tiles):
         r, c = divmod(i, columns)

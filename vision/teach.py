@@ -7,6 +7,10 @@ look alike differ (the suit mark or the rank that shared ink missed). The taught
 become the templates. A pass that does not give its count of cards is looked at again following
 each card as it moves, so that court artwork dark up to the face's side is not taken for the gap
 between two cards (``CardFollower``).
+
+A deck whose two index corners differ (single-headed court cards show a figure's feet where a
+turned card leads) is taught from a second pass with the deck turned round: its corners are kept
+where they differ from the first pass's (``turned``).
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ from vision.geometry import (
     learn_geometry,
 )
 from vision.locate import CardFollower, locate
-from vision.profile import DeckProfile
+from vision.profile import CardTemplate, DeckProfile
 from vision.reader import MIN_DISTINCT, SIDE_TOLERANCE, corner_distances, distinctness, frames
 from vision.track import BACKSLIP, MAX_STEP, EdgeTracker
 
@@ -57,6 +61,12 @@ GROW_ROUNDS = 4
 # cards stay this close to as far apart as in the untrimmed box.
 TRIM_KEEP = 0.9
 TRIM_STEP = 2
+# A turned pass's corner is kept where it differs from the card's upright corner by more than
+# this (1 - correlation, as the reader scores): a symmetric index differs by noise alone.
+TURNED_APART = 0.05
+# A turned pass dealt in the order given shows most cards' own index (any symmetric index
+# corner): fewer than this share of cards nearest their own corner means another order.
+TURNED_OWN = 0.25
 
 
 class TeachError(RuntimeError):
@@ -383,8 +393,10 @@ def _check_codes(codes: list[str]) -> None:
         raise TeachError(f"{exc}; nothing saved") from None
 
 
-def teach_from_video(name: str, path: Path, codes: list[str]) -> DeckProfile:
-    """Learn the shoe's geometry and the deck's index corners from one pass of the deck."""
+def teach_from_video(name: str, path: Path, codes: list[str], turned: Path | None = None
+                     ) -> DeckProfile:
+    """Learn the shoe's geometry and the deck's index corners from one pass of the deck; with
+    ``turned``, also the corners of the deck dealt turned round, in the same order."""
     _check_codes(codes)
     path = Path(path)
     try:
@@ -441,7 +453,48 @@ def teach_from_video(name: str, path: Path, codes: list[str]) -> DeckProfile:
     if not geo.is_default() or preview is not None:
         geo = geo.model_copy(update={"preview": encode_preview(preview)}) \
             if preview is not None else geo
-    return _distinct(_build(name, f"video:{path}", codes, corners, width, VIDEO_SEARCH, geo))
+    profile = _distinct(_build(name, f"video:{path}", codes, corners, width, VIDEO_SEARCH, geo))
+    if turned is not None:
+        profile = _add_turned(profile, Path(turned), codes, corners[0].shape[:2], width)
+    return profile
+
+
+def _add_turned(profile: DeckProfile, path: Path, codes: list[str], shape: tuple[int, ...],
+                width: float) -> DeckProfile:
+    """The profile with the corners of a pass of the deck turned round (same shoe, same order)
+    where they differ from the upright ones."""
+    geo = profile.geometry
+    try:
+        found, _ = _corners_of_pass(path, None if geo.is_default() else Normaliser(geo),
+                                    len(codes))
+    except TeachError as exc:
+        raise TeachError(f"turned pass: {str(exc).removesuffix('; nothing saved')}; "
+                         f"nothing saved") from None
+    if len(found) != len(codes):
+        raise TeachError(f"saw {len(found)} cards in the turned pass {path} but expected "
+                         f"{len(codes)}; nothing saved. Deal the deck turned round in the same "
+                         f"order as the first pass")
+    found = [c if c.shape[:2] == shape else cv2.resize(c, (shape[1], shape[0])) for c in found]
+    views = _cut(found, profile.roi, width)
+    upright = list(profile.templates().values())
+    n = len(upright)
+    d = corner_distances([*upright, *views])[n:, :n]  # turned (rows) against upright corners
+    own = d[np.arange(n), np.arange(n)]
+    if float((d.argmin(axis=1) == np.arange(n)).mean()) < TURNED_OWN:
+        raise TeachError(f"the turned pass {path} does not show the cards in the order given "
+                         f"(only {int((d.argmin(axis=1) == np.arange(n)).sum())} of {n} look "
+                         f"like their own corner); deal the deck turned round in the same order "
+                         f"as the first pass; nothing saved")
+    keep: dict[int, np.ndarray] = {}
+    for i in np.flatnonzero(own > TURNED_APART):
+        # A turned corner as alike another card's corner as two cards may be (two figures'
+        # feet) tells nothing: that card's turned view stays unread rather than blur the other.
+        rivals = corner_distances([views[i], *upright[:i], *upright[i + 1:],
+                                   *(views[k] for k in keep)])[0, 1:]
+        if float(rivals.min()) >= MIN_DISTINCT:
+            keep[int(i)] = views[i]
+    turned = [CardTemplate.from_image(codes[i], img) for i, img in keep.items()]
+    return DeckProfile.model_validate({**profile.model_dump(), "turned": turned})
 
 
 def _distinct(profile: DeckProfile, retry: str = "in this pass. Deal it again, slowly, with "
