@@ -143,3 +143,46 @@ def test_names_with_newlines_or_path_characters_are_rejected(name):
         profile_path(name)
     with pytest.raises(ValueError, match="bad deck name"):
         _profile(name)
+
+
+def test_turned_corners_round_trip_and_are_matched_after_the_cards():
+    path = save_profile(_profile())
+    raw = json.loads(path.read_text())
+    assert raw["turned"] == []  # a one-pass profile
+    raw["turned"] = [dict(raw["cards"][0])]  # QS's turned corner
+    path.write_text(json.dumps(raw))
+    loaded = load_profile("club")
+    assert [c.code for c in loaded.turned] == ["QS"]
+    assert [code for code, _ in loaded.views()] == ["QS", "TH", "QS"]
+
+
+def test_a_profile_without_the_turned_field_still_loads():
+    path = save_profile(_profile())
+    raw = json.loads(path.read_text())
+    del raw["turned"]  # written before turned passes existed
+    path.write_text(json.dumps(raw))
+    assert load_profile("club").turned == []
+
+
+@pytest.mark.parametrize("what, turned", [
+    ("a card not taught", lambda cards: [{**cards[0], "code": "AH"}]),
+    ("a card twice", lambda cards: [cards[0], cards[0]]),
+    ("a corner of another size", lambda cards: [{**cards[0], "png": _png(20, 12)}]),
+])
+def test_bad_turned_corners_are_refused_on_load(what, turned):
+    path = save_profile(_profile())
+    raw = json.loads(path.read_text())
+    raw["turned"] = turned(raw["cards"])
+    path.write_text(json.dumps(raw))
+    with pytest.raises(ProfileError, match="corrupt"):
+        load_profile("club")
+
+
+def _png(h: int, w: int) -> str:
+    import base64
+
+    import cv2
+
+    ok, buf = cv2.imencode(".png", np.zeros((h, w, 3), np.uint8))
+    assert ok
+    return base64.b64encode(buf.tobytes()).decode("ascii")
