@@ -9,12 +9,13 @@ footage generator, short teaching passes through session 1 of the shoe.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from vision.artwork import card_images
 from vision.cards import composition
 from vision.footage import SHOES, make_clip, session_geometry
-from vision.geometry import ASPECT, CANON_CARD, learn_geometry
+from vision.geometry import ASPECT, CANON_CARD, CANON_H, CANON_SIDE, learn_geometry
 from vision.reader import frames
 
 CARDS = composition("36")[:10]
@@ -47,3 +48,25 @@ def test_one_sided_scale_survives_ink_at_the_card_side(shoe, deck, tmp_path):
     # its length read as a 2:3 card's is 3% short before the outline is counted).
     assert abs(g.scale / true.scale - 1) <= 0.05 + max(0.0, 1 - _deck_aspect(deck) / ASPECT), \
         (g.scale, true.scale)
+
+
+@pytest.mark.parametrize(("border", "inset"), [(None, 0.0), ("black", 0.02 * CANON_CARD)],
+                         ids=["no-border", "black-border"])
+def test_the_card_side_is_its_edge_not_where_a_dark_outline_ends(border, inset, tmp_path):
+    # A one-sided shoe finds the card's side where the face turns light; a black border 2% of
+    # the card wide (8 canonical px, 18 camera px at this shoe's scale) would put that inside the
+    # card's edge, and the strip that far into the card (round V: out of the frame in
+    # left-huge). The border is found outside the light and the side moved out to its edge.
+    shoe = "left-big"
+    path = tmp_path / "teach.mp4"
+    make_clip(path, "anglo", CARDS, "easy", seed=3, shoe=shoe, session=1, border=border)
+    true = session_geometry(SHOES[shoe], 1)
+    (g,) = learn_geometry(frames(path))
+    assert g.one_side
+    assert abs(g.inset - inset) <= 3.0, (g.inset, inset)
+    side = np.array([[CANON_SIDE, CANON_H / 2]])
+    # Along the travel a side point may be anywhere on the side: compare across it only.
+    across = g.linear() @ np.array([1.0, 0.0])
+    across /= np.linalg.norm(across)
+    miss = float((g.to_camera(side) - true.to_camera(side))[0] @ across)
+    assert abs(miss) <= 6.0, miss  # camera px; 18 inside before the border was looked for

@@ -39,6 +39,14 @@ SMALL = 4  # learning works on frames shrunk this many times
 ASPECT = 1.5  # assumed card length / width when only one side of the card is ever in view
 BELT_DEPTH = 40  # small px inside the side over which card-length bands may be tried...
 BELT_CORNER = 0.08  # ...as far in as a card's rounded corner can reach (share of its length)
+# A one-sided shoe's card side is found where the face turns light; a face with a dark outline
+# along its edge (swiss-xvii's is 2% of the card wide) puts that inside the card's edge. The
+# outline is looked for outside the side found: up to OUTLINE_REACH small px of a brightness
+# that differs from the shoe's beyond it by OUTLINE_CONTRAST grey levels or more.
+OUTLINE_REACH = 8
+OUTLINE_BACKGROUND = 4  # small px of shoe beyond the reach that give its brightness
+OUTLINE_CONTRAST = 6.0
+OUTLINE_MAX_CANON = 40.0
 
 
 class GeometryError(RuntimeError):
@@ -55,6 +63,9 @@ class ShoeGeometry(BaseModel):
     offset: tuple[float, float] = Field((0.0, 0.0), description="px the canonical centre moved")
     frame: tuple[int, int] = (CANON_W, CANON_H)
     one_side: bool = Field(False, description="only the index side of the card is ever in view")
+    inset: float = Field(0.0, ge=0.0, le=OUTLINE_MAX_CANON,
+                         description="canonical px between the card's edge and where its face "
+                                     "turns light (a dark outline along the edge)")
     preview: str | None = Field(None, description="base64 JPEG of a teaching frame")
 
     def is_default(self) -> bool:
@@ -133,6 +144,8 @@ class Normaliser:
         self.top = float(ys[rows[0]])
         self.height = int(min(rows[-1] - rows[0], STRIP_MAX_H))
         self.width = STRIP_W
+        # Where the card's side shows in the strip: where its face turns light.
+        self.side_x = float(STRIP_IN) - geometry.inset
         shift = np.array([[1.0, 0.0, STRIP_X0], [0.0, 1.0, self.top], [0.0, 0.0, 1.0]])
         self.warp = (np.vstack([m, [0, 0, 1]]) @ shift)[:2].astype(np.float64)
         # Shrinking more than 1.5x with bilinear sampling aliases; a cheap pre-blur in the
@@ -210,11 +223,11 @@ class Normaliser:
 
     def adjust(self, dx: float, slope: float, centre_y: float) -> None:
         """Re-aim the strip for a shoe set up a little differently from the taught one: the
-        card's side was seen at ``STRIP_IN + dx`` at strip row ``centre_y``, running ``slope``
-        px across per px along; turn and shift the strip so it runs upright at ``STRIP_IN``."""
+        card's side was seen at ``side_x + dx`` at strip row ``centre_y``, running ``slope``
+        px across per px along; turn and shift the strip so it runs upright at ``side_x``."""
         a = math.atan(slope)
         c, s = math.cos(a), math.sin(a)
-        cx, cy = float(STRIP_IN), float(centre_y)
+        cx, cy = self.side_x, float(centre_y)
         # new strip px -> old strip px: turn about (cx, cy), then shift across by dx
         corr = np.array([[c, s, cx - c * cx - s * cy + dx],
                          [-s, c, cy + s * cx - c * cy],
@@ -497,15 +510,23 @@ def learn_geometry(source: Iterable[np.ndarray], what: str = "teaching pass"
                             f"mount the camera square to the shoe (within a few degrees)")
     sh, sw = p.small[0].shape
     cy = sh / 2 - 0.5
+    inset = 0.0
     if left is not None and right is not None:
         width = (np.polyval(right[::-1], cy) - np.polyval(left[::-1], cy)) * SMALL
         scale = width / CANON_CARD
         one_side = False
     else:
         side = right if right is not None else left
+        assert side is not None  # one of the two sides shows (checked above)
         length = _belt_length(p, angle, float(np.polyval(side[::-1], cy)), thr, right is None)
         scale = length * SMALL / ASPECT / CANON_CARD
         one_side = True
+        outline = _outline(p, thr, angle, side, right is not None)
+        if outline > 0:  # the card's edge lies that far outside where its face turns light
+            out = 1.0 if right is not None else -1.0
+            side = np.array([side[0] + out * outline, side[1]])
+            left, right = (None, side) if right is not None else (side, None)
+            inset = min(OUTLINE_MAX_CANON, outline * SMALL / float(scale))
     if not 0.25 < scale < 5.0:
         raise GeometryError(f"{what}: the cards look {scale * CANON_CARD:.0f} px wide, which is "
                             f"not a card seen whole or in part; is something else in view?")
@@ -519,7 +540,8 @@ def learn_geometry(source: Iterable[np.ndarray], what: str = "teaching pass"
         lin = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
         q = (lin @ (g - c) + c) * SMALL + (SMALL - 1) / 2  # the side point in camera px
         geo = ShoeGeometry(direction=direction, mirror=mirror, scale=round(scale, 4),
-                           tilt=round(tilt, 3), frame=(fw, fh), one_side=one_side)
+                           tilt=round(tilt, 3), frame=(fw, fh), one_side=one_side,
+                           inset=round(inset, 2))
         off = q - np.array([fw, fh]) / 2 - geo.linear() @ np.array([CANON_SIDE - CENTRE[0], 0])
         # Along the travel the offset means nothing (cards run through); keep only across.
         travel = geo.linear() @ np.array([0.0, 1.0])
@@ -528,6 +550,40 @@ def learn_geometry(source: Iterable[np.ndarray], what: str = "teaching pass"
         candidates.append(geo.model_copy(update={"offset": (round(float(off[0]), 2),
                                                             round(float(off[1]), 2))}))
     return candidates
+
+
+def _outline(p: _Pass, thr: float, angle: float, side: np.ndarray, outward_right: bool) -> float:
+    """How far (small px) outside the side found the card's edge lies: the width of a band,
+    just outside it, whose mean brightness over the pass differs from the shoe's beyond it (a
+    dark outline along the face's edge, seen on the cards as they pass); 0 if there is none."""
+    stack = np.stack(p.small).astype(np.float32)
+    busy = (stack > thr).mean(axis=(1, 2)) > 0.02
+    up, valid = _upright(stack[busy].mean(axis=0), angle)
+    out = 1 if outward_right else -1
+    h, w = up.shape
+    ks = np.arange(1, OUTLINE_REACH + OUTLINE_BACKGROUND + 1)
+    profile = []
+    for reach in ks:  # median over the rows of the brightness this far outside the side
+        xs = np.round(side[0] + side[1] * np.arange(h) + out * reach).astype(int)
+        ok = (xs >= 0) & (xs < w)
+        rows = np.flatnonzero(ok)
+        rows = rows[valid[rows, xs[ok]]]
+        if rows.size < 0.5 * h:
+            return 0.0  # the frame ends too close outside the side to tell
+        profile.append(float(np.median(up[rows, xs[rows]])))
+    prof = np.array(profile)
+    shoe = float(np.median(prof[OUTLINE_REACH:]))
+    dev = np.abs(prof[:OUTLINE_REACH] - shoe)
+    # k = 1 holds the blur of the face's light edge itself: the outline is judged from k = 2.
+    peak = int(np.argmax(dev[1:])) + 1
+    if dev[peak] < OUTLINE_CONTRAST or dev[OUTLINE_REACH - 1] >= 0.5 * dev[peak]:
+        return 0.0  # no band, or one that does not end within reach (shading, not an outline)
+    half = 0.5 * float(dev[peak])
+    for k in range(peak, OUTLINE_REACH - 1):
+        if dev[k + 1] < half:  # the band ends between k and k+1 (indices; ks are one more)
+            frac = (float(dev[k]) - half) / max(float(dev[k] - dev[k + 1]), 1e-6)
+            return float(ks[k] + frac)
+    return 0.0
 
 
 def _check_steady(p: _Pass, thr: float, angle: float, left, right, what: str) -> None:

@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from vision.cards import UNKNOWN, ReaderFlag
-from vision.geometry import STRIP_IN, Normaliser
+from vision.geometry import Normaliser
 from vision.locate import Geometry, locate
 from vision.profile import DeckProfile
 from vision.track import EdgeTracker, Track
@@ -165,7 +165,7 @@ class ShoeReader:
         self._fixed_width: float | None = (
             profile.card_width if profile.source.startswith("video") else None)
         if self._norm is not None:
-            self._fixed_width = float(STRIP_IN)  # the part of the card the strip holds
+            self._fixed_width = self._norm.side_x  # the part of the card the strip holds
         self._widths: list[int] = []
         self._named_residuals: deque[float] = deque(maxlen=RESIDUAL_WINDOW)
 
@@ -265,10 +265,12 @@ class ShoeReader:
         shift the strip so the side runs upright where teaching saw it."""
         if self._aim_rounds >= AIM_ROUNDS or geo is None or geo.line is None or geo.covered < 0.5:
             return
-        dx = geo.side_at(height / 2) - STRIP_IN
+        assert self._norm is not None  # only a learned geometry's strip is aimed
+        side_x = self._norm.side_x
+        dx = geo.side_at(height / 2) - side_x
         if abs(dx) > self._side_tolerance or abs(geo.line[1]) > 0.05:
             return  # not this shoe's card side (the camera-knocked check deals with it)
-        self._aim.append((geo.line[1], geo.line[0] + geo.line[1] * height / 2 - STRIP_IN))
+        self._aim.append((geo.line[1], geo.line[0] + geo.line[1] * height / 2 - side_x))
         if len(self._aim) < AIM_FRAMES:
             return
         slope, shift = (float(v) for v in np.median(np.array(self._aim), axis=0))
@@ -277,7 +279,6 @@ class ShoeReader:
         if abs(slope) <= AIM_SLOPE and abs(shift) <= AIM_SHIFT:
             self._aim_rounds = AIM_ROUNDS  # aimed well enough
             return
-        assert self._norm is not None  # only a learned geometry's strip is aimed
         self._norm.adjust(shift, slope, height / 2)
         # Templates' poses were judged through the old aim: judge them again.
         self._pose, self._pose_sums, self._pose_looks = None, {}, 0
@@ -285,11 +286,12 @@ class ShoeReader:
     def _fits(self, view: np.ndarray, geo: Geometry | None
               ) -> tuple[Geometry | None, list[CardEvent]]:
         """In the canonical strip (``view``: its green channel) the card's index side sits at
-        STRIP_IN; a card elsewhere (or a bright strip with no card in it) means the shoe no
-        longer has the taught geometry."""
+        the strip's ``side_x``; a card elsewhere (or a bright strip with no card in it) means
+        the shoe no longer has the taught geometry."""
         misfit = False
         if (geo is not None
-                and abs(geo.side_at(view.shape[0] / 2) - STRIP_IN) > self._side_tolerance):
+                and self._norm is not None
+                and abs(geo.side_at(view.shape[0] / 2) - self._norm.side_x) > self._side_tolerance):
             misfit, geo = True, None
         elif geo is None and float((view[::8, ::8] > 120).mean()) > 0.3:
             misfit = True

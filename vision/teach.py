@@ -25,7 +25,6 @@ from vision.cards import JOKERS, check_card_list, is_card_code
 from vision.geometry import (
     CANON_CARD,
     DEFAULT_GEOMETRY,
-    STRIP_IN,
     GeometryError,
     Normaliser,
     ShoeGeometry,
@@ -178,7 +177,7 @@ def _corners_from_video(path: Path, norm: Normaliser | None = None, follow: bool
         green = frame[:, :, 1]
         geo = locate(green, one_side=norm is not None)
         if (geo is not None and norm is not None
-                and abs(geo.side_at(frame.shape[0] / 2) - STRIP_IN) > SIDE_TOLERANCE):
+                and abs(geo.side_at(frame.shape[0] / 2) - norm.side_x) > SIDE_TOLERANCE):
             geo = None  # not the card's side where the geometry puts it
         edges = geo.edges if geo else ()
         if follower is not None:
