@@ -407,7 +407,10 @@ class ShoeReader:
         compared again on the part where their templates differ, that part aligned on its own:
         a small error of pose shifts the suit mark against the rank, and over the whole corner
         the rank outweighs it. Returns {(a, b): lead of a over b}."""
-        best = np.argsort(scores.max(axis=0))[::-1][:1 + PAIR_RIVALS]
+        ranked = np.argsort(scores.max(axis=0))[::-1]
+        top = int(shortlist[ranked[0]])  # its other corners are not rivals to test
+        best = [ranked[0], *(k for k in ranked[1:]
+                             if not self._same[top, int(shortlist[k])])][:1 + PAIR_RIVALS]
         out: dict[tuple[int, int], float] = {}
         if len(best) < 2:
             return out
@@ -586,15 +589,19 @@ class ShoeReader:
         # The two best much alike (7C and 7S): their comparison on the part where they differ
         # (each look's pair test) settles which of the two it is, when the looks agree.
         settled: set[int] = set()
+        start = 1
         if len(order) > 1 and np.isfinite(mean[order[1]]):
             winner = _pair_verdict(track, b, order[1])
             if winner is not None:
                 loser = order[1] if winner == b else b
-                b, settled = winner, {loser}
-                order = [b, loser, *order[2:]]
+                # The loser is settled with every corner of it; the winner's other corners are
+                # not its rivals.
+                b, settled, start = winner, {int(i) for i in np.flatnonzero(self._same[loser])}, 2
+                order = [b, loser, *(i for i in order[2:]
+                                     if not self._same[b, i] and i not in settled)]
         # ... and so do their comparisons of the best card with the next rivals (8S with JS
         # when 8C was the runner-up): a rival the pair tests put behind it is settled too.
-        for r in order[1 + len(settled):1 + PAIR_RIVALS]:
+        for r in order[start:1 + PAIR_RIVALS]:
             if np.isfinite(mean[r]) and _pair_verdict(track, b, r) == b:
                 settled.add(r)
         best = float(mean[b])
