@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import logging
 import random
+import time
 
 import pytest
 
@@ -201,7 +202,11 @@ def test_changed_panel_id_on_a_live_port_moves_no_presses(
         counters = bridge.status()["counters"]
         with pytest.raises(PanelNotConnected):
             bridge.set_led(2, "turn", "on")  # seat 2's panel is not here
-        assert sim.seat is None  # the welcome told the panel it has no seat now
+        # The welcome told the panel it has no seat now (the panel's own thread takes it in).
+        deadline = time.monotonic() + WAIT
+        while sim.seat is not None and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert sim.seat is None
     (alert,) = [e for e in alerts if isinstance(e, PanelEvent) and e.kind == "identity_changed"]
     assert alert.panel_id == "pico-b" and alert.seat is None
     assert "pico-a" in alert.detail and "seat 1" in alert.detail
