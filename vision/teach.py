@@ -490,20 +490,20 @@ def _add_turned(profile: DeckProfile, path: Path, codes: list[str], shape: tuple
     views = _cut(found, profile.roi, width)
     upright = list(profile.templates().values())
     n = len(upright)
-    d = corner_distances([*upright, *views])[n:, :n]  # turned (rows) against upright corners
+    full = corner_distances([*upright, *views])  # each corner is scored on its own
+    d, between = full[n:, :n], full[n:, n:]  # turned against upright, and against turned
     own = d[np.arange(n), np.arange(n)]
-    if float((d.argmin(axis=1) == np.arange(n)).mean()) < TURNED_OWN:
+    nearest_own = int((d.argmin(axis=1) == np.arange(n)).sum())
+    if nearest_own < TURNED_OWN * n:
         raise TeachError(f"the turned pass {path} does not show the cards in the order given "
-                         f"(only {int((d.argmin(axis=1) == np.arange(n)).sum())} of {n} look "
-                         f"like their own corner); deal the deck turned round in the same order "
-                         f"as the first pass; nothing saved")
+                         f"(only {nearest_own} of {n} look like their own corner); deal the deck "
+                         f"turned round in the same order as the first pass; nothing saved")
     keep: dict[int, np.ndarray] = {}
     for i in np.flatnonzero(own > TURNED_APART):
         # A turned corner as alike another card's corner as two cards may be (two figures'
         # feet) tells nothing: that card's turned view stays unread rather than blur the other.
-        rivals = corner_distances([views[i], *upright[:i], *upright[i + 1:],
-                                   *(views[k] for k in keep)])[0, 1:]
-        if float(rivals.min()) >= MIN_DISTINCT:
+        rivals = [*np.delete(d[i], i), *(between[i, k] for k in keep)]
+        if float(min(rivals)) >= MIN_DISTINCT:
             keep[int(i)] = views[i]
     turned = [CardTemplate.from_image(codes[i], img) for i, img in keep.items()]
     return DeckProfile.model_validate({**profile.model_dump(), "turned": turned})
