@@ -418,6 +418,11 @@ SHOES: dict[str, Shoe] = {s.name: s for s in (
     _shoe("right-mirror-small-steep", place("right", 0.62, -2.7, 0.72, mirror=True)),
     _shoe("down-huge", place("down", 2.05, 1.2, 0.88)),
     _shoe("left-mid-tilt", place("left", 1.1, 2.2, 0.78)),
+    # Shoe reader VII's held-back set, fixed before the round's work began (2 Dec 2026).
+    _shoe("up-mirror-mid-steep", place("up", 0.95, -2.9, 0.74, mirror=True)),
+    _shoe("left-mirror-big", place("left", 1.9, 1.4, 0.88, mirror=True)),
+    _shoe("right-wide-steep", place("right", 1.35, 2.9, 0.84)),
+    _shoe("down-small-tilt", place("down", 0.54, -2.4, 0.62)),
 )}
 
 
