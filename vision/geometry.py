@@ -626,7 +626,18 @@ def _check_steady(p: _Pass, thr: float, angle: float, left, right, what: str) ->
         a, b = found[0][k], found[1][k]
         if whole is None:
             continue
-        if a is None or b is None or abs(np.polyval(a[::-1], cy) - np.polyval(b[::-1], cy)) > 3 \
+        if a is None or b is None:
+            # A side that shows in one half only. Either the camera moved, or the faces'
+            # artwork runs into the card's edge at the end leading out of the shoe (big pips or
+            # figures cut by the edge: gnome-cards tango_nuevo), hiding the side on many cards.
+            shown = "first" if a is not None else "second"
+            raise GeometryError(
+                f"{what}: the card's side shows in the {shown} half of the pass only. Either "
+                f"the camera moved (keep it still and teach again), or the faces' artwork runs "
+                f"into the card's edge at the end leading out of the shoe; a deck with no index "
+                f"(rank and suit together) in that end's corners cannot be read "
+                f"(docs/vision.md, Limits)")
+        if abs(np.polyval(a[::-1], cy) - np.polyval(b[::-1], cy)) > 3 \
                 or abs(math.degrees(math.atan(a[1]) - math.atan(b[1]))) > 1.5:
             raise GeometryError(f"{what}: the shoe geometry changed during the pass (the card's "
                                 f"side moved); keep the camera still and teach again")

@@ -77,6 +77,10 @@ TURNED_APART = 0.05
 # A turned pass dealt in the order given shows most cards' own index (any symmetric index
 # corner): fewer than this share of cards nearest their own corner means another order.
 TURNED_OWN = 0.25
+# A pass counted more than this many times the cards dealt: rows inside the faces were taken for
+# the gap between two cards (paris's dark courts counted 47 of 36 before ``follow``; tango_nuevo's
+# big pips running off the edge, 59).
+SPLIT = 1.25
 
 
 class TeachError(RuntimeError):
@@ -451,6 +455,15 @@ def teach_from_video(name: str, path: Path, codes: list[str], turned: Path | Non
                          f"clear view of their index ({', '.join(named)}); deal the pass again "
                          f"more slowly. If the same cards fail again, their artwork hides the "
                          f"edge between cards (docs/vision.md, Limits); nothing saved")
+    if not tried and isinstance(failure, MissedCards) and failure.count > SPLIT * len(codes):
+        # Far more cards than were dealt, many without an index: rows inside the faces look
+        # like the gap between two cards, at the end that leads out of the shoe.
+        raise TeachError(f"saw {failure.count} cards pass in a pass of {len(codes)}, "
+                         f"{len(failure.missing)} of them with no index in view: the faces' "
+                         f"artwork at the end leading out of the shoe looks like the gap between "
+                         f"two cards (big pips or figures running into the card's edge?). A deck "
+                         f"with no index (rank and suit together) in that end's corners cannot be "
+                         f"read (docs/vision.md, Limits); nothing saved")
     if not tried:
         seen = candidates[0].describe().split(",")[0]  # "cards travel down"
         raise TeachError(f"{failure or 'no cards seen'}: something bright passes the window "
