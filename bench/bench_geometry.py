@@ -78,9 +78,9 @@ SEEN5_DECKS = (("rheinland", "36"), ("swiss-xvii", "36"), ("tarocco", "36"))
 # The sixth held-back set: fixed on 2 Dec 2026 after the turned pass was written and before its
 # constants were settled, run once on its frozen reader (ce947af) and looked at since (tango_nuevo's
 # refusals): now "seen-6". tigullio is the one deck left that the project never used and is no
-# variant of a used one; tango_nuevo and anglo_poker are variants (of tango, seen-2, and anglo, tuned), chosen as the two unused decks whose aspect
-# ratios (1.35, 1.40 to 1) differ most from tigullio's (1.52) and each other's. Their artwork was
-# not looked at.
+# variant of a used one; tango_nuevo and anglo_poker are variants (of tango, seen-2, and anglo,
+# tuned), chosen as the two unused decks whose aspect ratios (1.35, 1.40 to 1) differ most from
+# tigullio's (1.52) and each other's. Their artwork was not looked at.
 SEEN6_SHOES = ("right-mirror-small-steep", "down-huge", "left-mid-tilt")
 SEEN6_DECKS = (("tigullio", "36"), ("tango_nuevo", "36"), ("anglo_poker", "36"))
 # The seventh held-back set: fixed on 2 Dec 2026 at the start of the seventh round, before any of

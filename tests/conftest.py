@@ -17,6 +17,15 @@ MakeController = Callable[..., "Controller"]
 
 
 @pytest.fixture
+def data_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A deck-profile home of the test's own (``CARDTABLE_DATA_DIR``): taught decks never reach
+    the user's. Files that teach use it on every test (``pytest.mark.usefixtures``)."""
+    home = tmp_path_factory.mktemp("cardtable-data")
+    monkeypatch.setenv("CARDTABLE_DATA_DIR", str(home))
+    return home
+
+
+@pytest.fixture
 def make_controller(tmp_path: Path) -> Iterator[MakeController]:
     """``make_controller(game, options, names, path=...)``: a Controller with a fresh game on a
     real SQLite log (``tmp_path/table.sqlite`` unless ``path`` says otherwise). The logs are

@@ -16,11 +16,7 @@ from vision.profile import list_profiles, profile_path
 DECK = "anglo"
 
 
-@pytest.fixture(autouse=True)
-def data_home(tmp_path_factory, monkeypatch):
-    home = tmp_path_factory.mktemp("cardtable-data")
-    monkeypatch.setenv("CARDTABLE_DATA_DIR", str(home))
-    return home
+pytestmark = pytest.mark.usefixtures("data_home")
 
 
 @pytest.fixture(scope="module")

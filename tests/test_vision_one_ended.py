@@ -20,11 +20,7 @@ from vision.profile import list_profiles
 DECK = "tango_nuevo"
 
 
-@pytest.fixture(autouse=True)
-def data_home(tmp_path_factory, monkeypatch):
-    home = tmp_path_factory.mktemp("cardtable-data")
-    monkeypatch.setenv("CARDTABLE_DATA_DIR", str(home))
-    return home
+pytestmark = pytest.mark.usefixtures("data_home")
 
 
 def _teach(tmp_path, capsys, shoe: str) -> str:

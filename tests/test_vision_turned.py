@@ -24,11 +24,7 @@ CARDS = composition("36")
 COURT = [c for c in CARDS if c[0] in "JQK"]
 
 
-@pytest.fixture(autouse=True)
-def data_home(tmp_path_factory, monkeypatch):
-    home = tmp_path_factory.mktemp("cardtable-data")
-    monkeypatch.setenv("CARDTABLE_DATA_DIR", str(home))
-    return home
+pytestmark = pytest.mark.usefixtures("data_home")
 
 
 @pytest.fixture(scope="module")

@@ -49,6 +49,11 @@ OUTLINE_CONTRAST = 6.0
 OUTLINE_MAX_CANON = 40.0
 
 
+# Said where a teaching pass shows the signs of a deck whose index is at one end of the face only.
+ONE_ENDED = ("a deck with no index (rank and suit together) in that end's corners cannot be read "
+             "(docs/vision.md, Limits)")
+
+
 class GeometryError(RuntimeError):
     """The teaching pass does not show a shoe geometry the reader can use."""
 
@@ -634,9 +639,7 @@ def _check_steady(p: _Pass, thr: float, angle: float, left, right, what: str) ->
             raise GeometryError(
                 f"{what}: the card's side shows in the {shown} half of the pass only. Either "
                 f"the camera moved (keep it still and teach again), or the faces' artwork runs "
-                f"into the card's edge at the end leading out of the shoe; a deck with no index "
-                f"(rank and suit together) in that end's corners cannot be read "
-                f"(docs/vision.md, Limits)")
+                f"into the card's edge at the end leading out of the shoe; {ONE_ENDED}")
         if abs(np.polyval(a[::-1], cy) - np.polyval(b[::-1], cy)) > 3 \
                 or abs(math.degrees(math.atan(a[1]) - math.atan(b[1]))) > 1.5:
             raise GeometryError(f"{what}: the shoe geometry changed during the pass (the card's "

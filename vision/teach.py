@@ -25,6 +25,7 @@ from vision.cards import JOKERS, check_card_list, is_card_code
 from vision.geometry import (
     CANON_CARD,
     DEFAULT_GEOMETRY,
+    ONE_ENDED,
     GeometryError,
     Normaliser,
     ShoeGeometry,
@@ -79,7 +80,7 @@ TURNED_APART = 0.05
 TURNED_OWN = 0.25
 # A pass counted more than this many times the cards dealt: rows inside the faces were taken for
 # the gap between two cards (paris's dark courts counted 47 of 36 before ``follow``; tango_nuevo's
-# big pips running off the edge, 59).
+# big pips running off the edge, 59 and 82 in two passes through down-huge).
 SPLIT = 1.25
 
 
@@ -461,9 +462,8 @@ def teach_from_video(name: str, path: Path, codes: list[str], turned: Path | Non
         raise TeachError(f"saw {failure.count} cards pass in a pass of {len(codes)}, "
                          f"{len(failure.missing)} of them with no index in view: the faces' "
                          f"artwork at the end leading out of the shoe looks like the gap between "
-                         f"two cards (big pips or figures running into the card's edge?). A deck "
-                         f"with no index (rank and suit together) in that end's corners cannot be "
-                         f"read (docs/vision.md, Limits); nothing saved")
+                         f"two cards (big pips or figures running into the card's edge?); "
+                         f"{ONE_ENDED}; nothing saved")
     if not tried:
         seen = candidates[0].describe().split(",")[0]  # "cards travel down"
         raise TeachError(f"{failure or 'no cards seen'}: something bright passes the window "
