@@ -1,0 +1,55 @@
+"""A shoe set up again several percent larger or smaller than it was taught still reads.
+
+Why: the reader fits the session's scale from a grid of poses around the taught one. The taught
+scale itself is a measurement (a one-sided shoe learns it from the cards' length along the
+travel, and it came out 0.1% different under OpenCV 5.1's footage than under 5.0's); the
+session's mounting adds a few percent. Where the two together put the session's scale beyond
+the grid's last step, the fit stopped at that step, every card's residual rose, and a deal read
+10 of 32 instead of 29 (tests/test_vision_residual_bar.py, OpenCV 5.1). The grid now reaches
+9% either way, so the parabola through the best pose and its neighbours has both neighbours.
+
+Each deal is the session-1 shoe with its scale changed by ``k`` and nothing else, read with the
+profile taught on session 1 (anglo, all 36 cards, 30% of the deal turned).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from vision.cards import composition
+from vision.evaluate import score
+from vision.footage import SHOES, Shoe, make_clip, session_geometry
+from vision.reader import ShoeReader, frames
+from vision.teach import teach_from_video
+
+CARDS = composition("36")
+
+
+@pytest.mark.parametrize(("shoe", "k", "min_read"), [
+    # Read of 36, grid at 0.94-1.06 (the fit stuck at its last step) -> grid at 0.91-1.09:
+    # narrow-down x0.92: 24 -> 33 under OpenCV 5.1 and under 5.0 alike;
+    # left-big x1.08: 23 -> 35 under 5.1, 25 -> 30 under 5.0. 0 wrong in all eight.
+    ("narrow-down", 0.92, 31),
+    ("left-big", 1.08, 29),
+], ids=["8-percent-smaller", "8-percent-larger"])
+def test_a_shoe_set_up_at_another_scale_still_reads(tmp_path, shoe, k, min_read):
+    base = SHOES[shoe]
+    taught_on = session_geometry(base, 1)
+    make_clip(tmp_path / "teach.mp4", "anglo", CARDS, "easy", seed=3, shoe=shoe, session=1)
+    profile = teach_from_video("grid", tmp_path / "teach.mp4", CARDS)
+    moved = Shoe(name=shoe, geometry=taught_on.model_copy(update={"scale": taught_on.scale * k}),
+                 speed=base.speed)
+    deal = list(CARDS)
+    random.Random(1).shuffle(deal)
+    truth = make_clip(tmp_path / "deal.mp4", "anglo", deal, "hard", seed=51, shoe=moved,
+                      session=0, rotated=0.3)
+    reader = ShoeReader(profile)
+    events = [e for f in frames(tmp_path / "deal.mp4") for e in reader.feed(f)] + reader.finish()
+    result = score(events, truth, set(CARDS))
+    assert result.wrong == 0 and result.lost == 0 and result.late == 0, result.problems
+    assert result.read >= min_read, result.line()
+    # The fit lands on the side the shoe moved to (a little short of it: 0.954 and 1.054).
+    assert reader._pose is not None
+    assert (reader._pose[0] < 1.0) == (k < 1.0)
