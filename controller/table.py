@@ -152,6 +152,11 @@ class TableLoop:
         self.reader = reader
         self.name = name
         self.skip: Callable[[TableEvent, float], bool] = lambda _ev, _t: False
+        # Frames up to this clock time are read again after a restart: the hands are those of
+        # after the crash, so a card put down before it is no longer in its seat's hand, and
+        # read against those hands it would be taken for another card, and the reader would
+        # judge what is put on it later against that. They are read against the whole deck.
+        self.replay_until = -1.0
         self._seq = -1
         reader.set_trick_hook(self._may_gather)
         controller.set_device(name, {"kind": "camera", "state": "connected", "detail": "overhead"})
@@ -182,7 +187,11 @@ class TableLoop:
         self.reader.set_candidates(hands if any(hands.values()) else None)
 
     def frame(self, t: float, frame_no: int, frame: np.ndarray) -> None:
-        self._candidates()
+        if t <= self.replay_until:
+            self.reader.set_candidates(None)
+            self._seq = -1  # the hands again once the replay is over
+        else:
+            self._candidates()
         for ev in self.reader.feed(frame):
             ev.frame = frame_no - (self.reader.frame_no - ev.frame)
             self.event(ev, t)
@@ -281,6 +290,7 @@ class SimulatedTable:
         table_from = None
         if self.table is not None:
             self.table.skip = seen_before
+            self.table.replay_until = start
             table_from = self._bare_table_before(feed_from) if start >= 0 else 0
         t0 = time.monotonic() - (max(start, 0.0) / self.speed if self.speed else 0.0)
         for step in timeline(self.bundle, feed_from, table_from):

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from controller.footage import BUNDLES
-from controller.log import GameLog
+from controller.log import GameLog, LogError
 
 BUNDLE = BUNDLES / "durak2"
 
@@ -72,3 +72,37 @@ def test_run_resumes_after_kill_9(tmp_path: Path) -> None:
     assert log.event_texts(game.id) == truth["events"]
     state = status(tmp_path)
     assert state["view"]["totals"] == truth["totals"]
+
+
+def test_a_restart_just_after_a_card_was_played_reads_the_card_beating_it(tmp_path: Path) -> None:
+    # Killed just after "1 play TC" (the 14th event), the restarted table read the overhead
+    # camera again from the bare table before it against the hands of after the crash, where TC
+    # is no longer: it took TC's patch for another card, and the AC that seat 0 then put on it
+    # came out as "0 beat AH TC"; the recording could not go on, and the game stayed unfinished.
+    # Frames from before the restart are now read against the whole deck.
+    truth = json.loads((BUNDLE / "game.json").read_text(encoding="utf-8"))
+    assert truth["events"][13:15] == ["1 play TC", "0 beat AC TC"]
+    proc = start(tmp_path)
+    deadline = time.monotonic() + 120
+    logged: list[str] = []
+    while len(logged) < 14 and time.monotonic() < deadline:
+        time.sleep(0.005)
+        if not (tmp_path / "table.sqlite").exists():
+            continue
+        try:
+            log = GameLog(tmp_path / "table.sqlite", readonly=True)
+        except LogError:  # the table is creating its log
+            continue
+        games = log.games()
+        logged = log.event_texts(games[0].id) if games else []
+        log.close()
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(10)
+    assert len(logged) >= 14, logged
+    proc = start(tmp_path)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, err
+    log = GameLog(tmp_path / "table.sqlite", readonly=True)
+    (game,) = log.games()
+    assert log.event_texts(game.id) == truth["events"]
+    assert game.status == "finished"
