@@ -152,10 +152,10 @@ class TableLoop:
         self.reader = reader
         self.name = name
         self.skip: Callable[[TableEvent, float], bool] = lambda _ev, _t: False
-        # Frames up to this clock time are read again after a restart: the hands are those of
-        # after the crash, so a card put down before it is no longer in its seat's hand, and
-        # read against those hands it would be taken for another card, and the reader would
-        # judge what is put on it later against that. They are read against the whole deck.
+        # After a restart the frames up to this clock time are read again. The hands are those
+        # of after the crash, where a card put down before it is in no hand: read against them
+        # it would be taken for another card, and the card later put on it misread. So those
+        # frames are read against the whole deck.
         self.replay_until = -1.0
         self._seq = -1
         reader.set_trick_hook(self._may_gather)
