@@ -39,6 +39,20 @@ def status(data: Path) -> dict:
     return json.loads(out.stdout)
 
 
+def run_to_the_end(data: Path, truth: dict) -> None:
+    """Start the table once more, leave it to finish: it finishes the recorded game."""
+    proc = start(data)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, err
+    assert "Traceback" not in err
+    log = GameLog(data / "table.sqlite", readonly=True)
+    (game,) = log.games()
+    assert game.status == "finished"
+    assert log.event_texts(game.id) == truth["events"]
+    state = status(data)
+    assert state["view"]["totals"] == truth["totals"]
+
+
 def test_run_resumes_after_kill_9(tmp_path: Path) -> None:
     truth = json.loads((BUNDLE / "game.json").read_text(encoding="utf-8"))
     rng = random.Random(2026)
@@ -62,16 +76,7 @@ def test_run_resumes_after_kill_9(tmp_path: Path) -> None:
         assert events == truth["events"][: len(events)]  # the recorded game, so far
         # one game at most (none yet if the kill came before the table's first write)
         assert len({g.id for g in GameLog(tmp_path / "table.sqlite", readonly=True).games()}) <= 1
-    proc = start(tmp_path)
-    _, err = proc.communicate(timeout=120)
-    assert proc.returncode == 0, err
-    assert "Traceback" not in err
-    log = GameLog(tmp_path / "table.sqlite", readonly=True)
-    (game,) = log.games()
-    assert game.status == "finished"
-    assert log.event_texts(game.id) == truth["events"]
-    state = status(tmp_path)
-    assert state["view"]["totals"] == truth["totals"]
+    run_to_the_end(tmp_path, truth)
 
 
 def test_a_restart_just_after_a_card_was_played_reads_the_card_beating_it(tmp_path: Path) -> None:
@@ -99,10 +104,4 @@ def test_a_restart_just_after_a_card_was_played_reads_the_card_beating_it(tmp_pa
     proc.send_signal(signal.SIGKILL)
     proc.wait(10)
     assert len(logged) >= 14, logged
-    proc = start(tmp_path)
-    _, err = proc.communicate(timeout=120)
-    assert proc.returncode == 0, err
-    log = GameLog(tmp_path / "table.sqlite", readonly=True)
-    (game,) = log.games()
-    assert log.event_texts(game.id) == truth["events"]
-    assert game.status == "finished"
+    run_to_the_end(tmp_path, truth)
