@@ -1,7 +1,7 @@
 """Shoe reader accuracy and speed on shoes of other geometries than the classic one.
 
 Run: .venv/bin/python bench/bench_geometry.py [--set tuned|seen|seen-2..seen-6|held-back]
-     [--deals N] [--speed] [--turned-pass]
+     [--deals N] [--speed] [--turned-pass] [--rescale K,K,...]
 
 Each (shoe, deck) pair: teach from one easy pass on session 1 of the shoe, read ``--deals``
 shuffled hard deals of 36, each on a session of its own (the shoe set up again: a couple of
@@ -14,6 +14,9 @@ Eight sets, reported separately (docs/vision.md): ``tuned`` (run while building)
 since) and ``held-back`` (the seventh round's: shoes and decks fixed before its tuning was done and
 run only once the reader is frozen). ``--turned-pass`` teaches each deck from a second pass too,
 the deck turned round (``cardtable deck teach --turned``). A pair whose teaching is refused is reported with the reason.
+``--rescale`` reads each deal instead on session 1 of the shoe (the one taught on) with its scale
+multiplied by each K in turn, nothing else changed: the shoe set up again further off than a
+session's own few percent, which the reader's pose fit must find (``--deals`` deals per K).
 ``--speed`` times ShoeReader.feed per frame (one core) and `cardtable read` (a fresh process)
 against a plain decode of the same clip (a fresh process), per shoe, the classic one first.
 """
@@ -39,7 +42,7 @@ import numpy as np  # noqa: E402
 
 from vision.cards import composition  # noqa: E402
 from vision.evaluate import Score, score  # noqa: E402
-from vision.footage import make_clip  # noqa: E402
+from vision.footage import SHOES, Shoe, make_clip, session_geometry  # noqa: E402
 from vision.geometry import GeometryError  # noqa: E402
 from vision.profile import save_profile  # noqa: E402
 from vision.reader import ShoeReader, frames, read_frames, read_video  # noqa: E402
@@ -99,8 +102,8 @@ SETS = {"tuned": (TUNED_SHOES, TUNED_DECKS), "seen": (SEEN_SHOES, SEEN_DECKS),
 ROTATED = 0.3
 
 
-def run_pair(shoe: str, deck: str, comp: str, deals: int, seed: int, turned: bool = False
-             ) -> tuple[str, str, Score, int]:
+def run_pair(shoe: str, deck: str, comp: str, deals: int, seed: int, turned: bool = False,
+             rescale: tuple[float, ...] = ()) -> tuple[str, str, Score, int, list[str]]:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         cards = composition(comp)
@@ -116,22 +119,33 @@ def run_pair(shoe: str, deck: str, comp: str, deals: int, seed: int, turned: boo
             profile = teach_from_video(deck, teach, cards, turned_pass)
         except (TeachError, GeometryError) as exc:
             total.problems.append(f"teaching refused: {exc}")
-            return shoe, deck, total, -1
+            return shoe, deck, total, -1, []
         worst = 0
-        for k in range(deals):
+        # (shoe, session) per deal: sessions of their own, or session 1 at another scale.
+        setups: list[tuple[str | Shoe, int]] = [(shoe, 2 + k) for k in range(deals)]
+        if rescale:
+            base = SHOES[shoe]
+            taught_on = session_geometry(base, 1)
+            setups = [(Shoe(name=shoe, speed=base.speed, geometry=taught_on.model_copy(
+                update={"scale": taught_on.scale * m})), 0) for m in rescale for _ in range(deals)]
+        notes: list[str] = []
+        for k, (setup, session) in enumerate(setups):
             deal = cards[:]
             random.Random(seed * 100 + k).shuffle(deal)
             clip = folder / f"deal{k}.mp4"
-            truth = make_clip(clip, deck, deal, "hard", seed=seed * 100 + k, shoe=shoe,
-                              session=2 + k, rotated=ROTATED)
+            truth = make_clip(clip, deck, deal, "hard", seed=seed * 100 + k, shoe=setup,
+                              session=session, rotated=ROTATED)
             events = list(read_video(clip, profile))
-            total.add(score(events, truth))
+            result = score(events, truth)
+            total.add(result)
+            if rescale:
+                notes.append(f"x{rescale[k // deals]} deal {k % deals}: {result.line()}")
             if len(events) == len(truth.items):  # in order, one event per card
                 worst = max([worst, *(e.frame - i.visible_frame
                                       for e, i in zip(events, truth.items, strict=True))])
             else:
                 worst = -1
-    return shoe, deck, total, worst
+    return shoe, deck, total, worst, notes
 
 
 PLAIN_DECODE = """
@@ -204,6 +218,8 @@ def main() -> int:
     parser.add_argument("--decks", default=None, help="comma-separated subset of decks")
     parser.add_argument("--turned-pass", action="store_true",
                         help="teach each deck from a second pass too, turned round")
+    parser.add_argument("--rescale", default=None,
+                        help="comma-separated scale factors: read session 1 at each instead")
     args = parser.parse_args()
     shoes, decks = SETS[args.set]
     if args.shoes:
@@ -214,16 +230,19 @@ def main() -> int:
         for shoe in ("classic", *shoes):
             print(speed(shoe), flush=True)
         return 0
-    jobs = [(shoe, deck, comp, args.deals, 11 + i, args.turned_pass)
+    rescale = tuple(float(k) for k in args.rescale.split(",")) if args.rescale else ()
+    jobs = [(shoe, deck, comp, args.deals, 11 + i, args.turned_pass, rescale)
             for i, (shoe, (deck, comp)) in enumerate((s, d) for s in shoes for d in decks)]
     grand = Score()
     with ProcessPoolExecutor(max(1, min(args.workers, 2))) as pool:  # 2 shared cores
         futures = [pool.submit(run_pair, *job) for job in jobs]
         for fut in futures:
-            shoe, deck, result, worst = fut.result()
+            shoe, deck, result, worst, notes = fut.result()
             grand.add(result)
             print(f"{args.set} {shoe:16s} {deck:12s} {result.line()}; worst delay "
                   f"{worst if worst >= 0 else 'n/a (events did not pair up one to one)'} frames", flush=True)
+            for note in notes:
+                print(f"    {note}", flush=True)
             wrong = [p for p in result.problems if "WRONG" in p or "lost" in p]
             for p in result.problems[:6] + [p for p in wrong if p not in result.problems[:6]]:
                 print(f"    {p}", flush=True)

@@ -31,6 +31,7 @@ CARDS = composition("36")
     # Read of 36, grid at 0.94-1.06 (the fit stuck at its last step) -> grid at 0.91-1.09:
     # narrow-down x0.92: 24 -> 33 under OpenCV 5.1 and under 5.0 alike;
     # left-big x1.08: 23 -> 35 under 5.1, 25 -> 30 under 5.0. 0 wrong in all eight.
+    # Round IX (each scale finds the index with its own templates), under 5.1: see below.
     ("narrow-down", 0.92, 31),
     ("left-big", 1.08, 29),
 ], ids=["8-percent-smaller", "8-percent-larger"])
@@ -50,6 +51,33 @@ def test_a_shoe_set_up_at_another_scale_still_reads(tmp_path, shoe, k, min_read)
     result = score(events, truth, set(CARDS))
     assert result.wrong == 0 and result.lost == 0 and result.late == 0, result.problems
     assert result.read >= min_read, result.line()
-    # The fit lands on the side the shoe moved to (a little short of it: 0.954 and 1.054).
+    # The fit lands on the side the shoe moved to. (Until round IX it fell short of it: the
+    # index was found with templates of the taught size, which settle off a larger or smaller
+    # index by more than the poses are searched around; docs/vision.md, round IX.)
     assert reader._pose is not None
     assert (reader._pose[0] < 1.0) == (k < 1.0)
+
+
+def test_a_look_alike_the_pair_tests_do_not_rule_out_is_not_named(tmp_path):
+    """narrow-down x0.92 as bench/bench_geometry.py --rescale deals it (teaching seed 11, deal
+    seed 1101): the session's scale fitted at 0.91, TC's whole corner scored under TS's in both
+    looks (0.877 and 0.931 against 0.959 and 0.957) while both looks' pair tests, on the part
+    where the two differ, gave TC 0.06. Named TS at 0.989 before the reader weighed the pair
+    tests' sign; now it is unsure, and nothing in the deal is named wrongly."""
+    shoe, k = "narrow-down", 0.92
+    base = SHOES[shoe]
+    taught_on = session_geometry(base, 1)
+    make_clip(tmp_path / "teach.mp4", "anglo", CARDS, "easy", seed=11, shoe=shoe, session=1)
+    profile = teach_from_video("anglo", tmp_path / "teach.mp4", CARDS)
+    moved = Shoe(name=shoe, geometry=taught_on.model_copy(update={"scale": taught_on.scale * k}),
+                 speed=base.speed)
+    deal = list(CARDS)
+    random.Random(1101).shuffle(deal)
+    truth = make_clip(tmp_path / "deal.mp4", "anglo", deal, "hard", seed=1101, shoe=moved,
+                      session=0, rotated=0.3)
+    reader = ShoeReader(profile)
+    events = [e for f in frames(tmp_path / "deal.mp4") for e in reader.feed(f)] + reader.finish()
+    result = score(events, truth, set(CARDS))
+    assert result.wrong == 0, result.problems
+    # The rule costs this deal nothing else: 34 of 36 read either way (TC unsure, not wrong).
+    assert result.read >= 33, result.line()

@@ -144,7 +144,7 @@ class ShoeReader:
         self._bad_cards = 0
         self._misfits = 0
         self._pose: tuple[float, float] | None = None
-        self._pose_banks: dict[tuple[float, float], _Bank] = {}
+        self._pose_banks: dict[tuple[tuple[float, float], bool], _Bank] = {}
         self._pose_sums: dict[tuple[float, float], float] = {}
         self._look_scores: dict[tuple[float, float], float] = {}
         self._pose_looks = 0
@@ -195,6 +195,8 @@ class ShoeReader:
                 self._prepare(round(self.profile.card_width))
                 for pose in POSES:
                     self._pose_bank(pose)
+                    if pose[1] == 0.0 and pose[0] != 1.0:  # these find the index meanwhile
+                        self._pose_bank(pose, coarse=True)
         geo = locate(green, self._expected_width(), one_side=self._norm is not None)
         events: list[CardEvent] = []
         if self._norm is not None:
@@ -355,7 +357,15 @@ class ShoeReader:
         self._prepare(round(self.profile.card_width) if self._norm is not None
                       else round(self._expected_width() or geo.width))
         s = self._scale
-        x0, y0, x1, y1 = (round(v * s) for v in self.profile.roi)
+        roi: tuple[float, float, float, float] = self.profile.roi
+        if self._norm is not None:
+            # The index at this session's pose (scaled about the card's corner), or at any pose
+            # while the pose is being fitted: cut around the taught index only, a larger one
+            # ran past the cut and was found at its edge, the same place for every card.
+            ks = [p[0] for p in POSES] if self._pose is None else [self._pose[0]]
+            roi = (min(k * roi[0] for k in ks), min(k * roi[1] for k in ks),
+                   max(k * roi[2] for k in ks), max(k * roi[3] for k in ks))
+        x0, y0, x1, y1 = (round(v * s) for v in roi)
         mx, my = (round(v * s) for v in self.profile.search)
         h, w = frame.shape[:2]
         top, bottom = edge + y0, edge + y1
@@ -372,26 +382,30 @@ class ShoeReader:
         region = wide[dy: min(h, bottom + my) - fy0, dx: min(w, right + mx) - fx0]
         small = self._coarse.prepare(
             cv2.resize(region, None, fx=COARSE, fy=COARSE, interpolation=cv2.INTER_AREA))
-        if small.shape[0] < self._coarse.th or small.shape[1] < self._coarse.tw:
+        # Once this session's pose is fitted, the index is found with templates at that pose: a
+        # template of the taught size over a larger index settles between its corner and its
+        # middle, further off than the fine search reaches.
+        coarse_bank = (self._coarse if self._pose is None
+                       else self._pose_bank(self._pose, coarse=True))
+        found_at = _coarse_find(coarse_bank, small, (dy, dx))
+        if found_at is None:
             return None
-        coarse = self._coarse.correlate(small)
-        oy, ox = divmod(int(np.argmax(coarse.max(axis=1))), small.shape[1] - self._coarse.tw + 1)
+        coarse, (cy, cx) = found_at
         full = self._fine.prepare(wide if FINE == 1 else cv2.resize(
             wide, None, fx=FINE, fy=FINE, interpolation=cv2.INTER_AREA))
-        cy, cx = round((oy / COARSE + dy) * FINE), round((ox / COARSE + dx) * FINE)
         # Only the cards the coarse pass ranks highest are scored finely; the rest keep their
         # coarse score and must lose clearly there too (see _decide).
         best_coarse = coarse.max(axis=0)
         shortlist = np.argsort(best_coarse)[-SHORTLIST:]
         fine = np.full(len(best_coarse), np.nan, np.float32)
         if self._norm is not None and self._pose is None:
-            found = self._calibrating_look(full, cy, cx, shortlist)
+            found = self._calibrating_look(full, small, (dy, dx), found_at, shortlist)
             if found is None:
                 return None
             bank, near, scores = found
         else:
             bank = self._fine if self._pose is None else self._pose_bank(self._pose)
-            found_near = self._near(full, bank, cy, cx, REFINE, self._pose)
+            found_near = self._near(full, bank, cy, cx, REFINE)
             if found_near is None:
                 return None
             near = found_near
@@ -457,14 +471,9 @@ class ShoeReader:
         return (si - sj) / max(apart, 0.05)
 
     # -- mounting tolerance ---------------------------------------------------------------------
-    def _near(self, full: np.ndarray, bank: _Bank, cy: int, cx: int, r: int,
-              pose: tuple[float, float] | None) -> np.ndarray | None:
-        """The part of the view around where ``bank``'s templates should sit."""
-        if pose is not None:
-            # A template scaled about the card's corner starts further from it.
-            x0, y0 = self.profile.roi[:2]
-            cy += round((pose[0] - 1) * y0 * FINE)
-            cx += round((pose[0] - 1) * x0 * FINE)
+    def _near(self, full: np.ndarray, bank: _Bank, cy: int, cx: int, r: int
+              ) -> np.ndarray | None:
+        """The part of the view within ``r`` px of where ``bank``'s templates were found."""
         cy, cx = max(0, cy), max(0, cx)
         near = full[max(0, cy - r): cy + r + bank.th, max(0, cx - r): cx + r + bank.tw]
         if near.shape[0] < bank.th or near.shape[1] < bank.tw:
@@ -472,10 +481,10 @@ class ShoeReader:
         self._near_origin = (max(0, cy - r), max(0, cx - r))
         return near
 
-    def _pose_bank(self, pose: tuple[float, float]) -> _Bank:
-        """Fine templates as a shoe mounted at ``pose`` (scale, degrees) off the taught one sees
-        them: scaled and turned about the card's corner."""
-        if pose not in self._pose_banks:
+    def _pose_bank(self, pose: tuple[float, float], coarse: bool = False) -> _Bank:
+        """Fine (or coarse) templates as a shoe mounted at ``pose`` (scale, degrees) off the
+        taught one sees them: scaled and turned about the card's corner."""
+        if (pose, coarse) not in self._pose_banks:
             k, deg = pose
             x0, y0, x1, y1 = self.profile.roi
             size = (max(4, round(k * (x1 - x0))), max(4, round(k * (y1 - y0))))
@@ -486,8 +495,9 @@ class ShoeReader:
                                  - np.array([x0, y0], float))[:, None]])
             posed = [cv2.warpAffine(t, m, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                     borderMode=cv2.BORDER_REPLICATE) for t in self._raw]
-            self._pose_banks[pose] = _Bank(posed, FINE, FINE_BLUR)
-        return self._pose_banks[pose]
+            self._pose_banks[pose, coarse] = (_Bank(posed, COARSE, COARSE_BLUR, gray=True)
+                                              if coarse else _Bank(posed, FINE, FINE_BLUR))
+        return self._pose_banks[pose, coarse]
 
     def _refined_pose(self) -> tuple[float, float]:
         """The best pose of the grid, moved to the peak of a parabola through it and its
@@ -507,28 +517,39 @@ class ShoeReader:
                     out[axis] += float(np.clip(0.5 * (a - c) / curve, -0.5, 0.5)) * step
         return round(out[0], 3), round(out[1], 2)
 
-    def _calibrating_look(self, full: np.ndarray, cy: int, cx: int, shortlist: np.ndarray
+    def _calibrating_look(self, full: np.ndarray, small: np.ndarray, offset: tuple[int, int],
+                          taught: tuple[np.ndarray, tuple[int, int]], shortlist: np.ndarray
                           ) -> tuple[_Bank, np.ndarray, np.ndarray] | None:
         """Score the shortlist at every pose within the mounting tolerance; the pose that fits
         best over the first looks is kept for the session (the camera sits a little differently
-        each time the shoe is set up)."""
+        each time the shoe is set up).
+
+        Each scale finds the index anew in the coarse view (``small``, cut ``offset`` px into
+        the fine one) with its own templates (``taught`` is that find at the taught scale), and
+        its poses are scored within a few pixels of that find. Found with the taught templates
+        instead, a larger or smaller index is placed off by more than those pixels, so every
+        pose but the taught one scores low and the fit falls short of the session's scale.
+        """
         best = None
-        # Poses of one scale (its three turns) cut the same windows: cut them once.
-        cut: dict[float, tuple[np.ndarray, np.ndarray]] = {}
-        for pose in POSES:
-            bank = self._pose_bank(pose)
-            near = self._near(full, bank, cy, cx, CALIBRATE_REACH, pose)
+        for k in sorted({pose[0] for pose in POSES}):
+            found_at = taught if k == 1.0 else _coarse_find(
+                self._pose_bank((k, 0.0), coarse=True), small, offset)
+            if found_at is None:
+                continue
+            # The poses of one scale (its turns) are the same size: cut their windows once.
+            near = self._near(full, self._pose_bank((k, 0.0)), *found_at[1], CALIBRATE_REACH)
             if near is None:
                 continue
-            if pose[0] not in cut:
-                cut[pose[0]] = bank.windows(near)
-            rows, norms = cut[pose[0]]
-            scores = bank.score(rows, norms, shortlist)
-            top = float(scores.max())
-            self._look_scores[pose] = top
-            prior = self._pose_sums.get(pose, 0.0)
-            if best is None or top + prior > best[0]:
-                best = (top + prior, bank, near, scores, self._near_origin)
+            origin = self._near_origin
+            rows, norms = self._pose_bank((k, 0.0)).windows(near)
+            for pose in (p for p in POSES if p[0] == k):
+                bank = self._pose_bank(pose)
+                scores = bank.score(rows, norms, shortlist)
+                top = float(scores.max())
+                self._look_scores[pose] = top
+                prior = self._pose_sums.get(pose, 0.0)
+                if best is None or top + prior > best[0]:
+                    best = (top + prior, bank, near, scores, origin)
         if best is None:
             return None
         if max(self._look_scores.values()) >= MIN_SCORE + 0.15:
@@ -628,6 +649,11 @@ class ShoeReader:
         maps = [m for m in maps if m.shape == maps[-1].shape]
         residual = float(np.abs(np.mean(maps, axis=0)).max()) if maps else math.inf
         known = best >= MIN_SCORE and residual <= self.residual_bar and not self._indistinct[b]
+        # A look-alike rival the whole corners put behind, but the looks' pair tests (the part
+        # where the two differ) on average put ahead, is not beaten: TC read as TS at 0.96 to
+        # 0.90 while its pair tests gave TC 0.06.
+        contested = any(_pair_mean(good_pairs, b, r) < 0
+                        for r in order[1:1 + PAIR_RIVALS] if r not in settled)
         # Every look must agree: a look that clearly favours another card means the track may
         # hold two physical cards (an edge taken for the next card's), or the view is unsteady.
         # A look well below the track's clearest one (glare washing out the suit mark, motion
@@ -644,7 +670,7 @@ class ShoeReader:
         # while more looks may come. (While calibrating, a card named from one look leaves the
         # next looks to other cards: a pose judged on fewer cards read bellot's AC as AS.)
         quick = QUICK_LEAD if self._norm is None or self._pose is None else math.inf
-        sure = known and agree and (
+        sure = known and agree and not contested and (
             (lead >= SURE_LEAD and looks >= 2) or lead >= quick
             or (final and lead >= LAST_LEAD))
         if not sure and not final:
@@ -699,6 +725,12 @@ def _pair_verdict(track: Track, a: int, b: int) -> int | None:
     return a if mean > 0 else b
 
 
+def _pair_mean(pairs: list[dict[tuple[int, int], float]], a: int, b: int) -> float:
+    """The mean lead of ``a`` over ``b`` in the looks that pair-tested them (0 when none did)."""
+    tests = [p[(a, b)] for p in pairs if (a, b) in p]
+    return float(np.mean(tests)) if tests else 0.0
+
+
 def _agrees(fine: np.ndarray, best: int, distance: np.ndarray, excused: Iterable[int] = (),
             pairs: dict | None = None) -> bool:
     """One look does not clearly favour another card over ``best`` (by DISAGREE of what
@@ -706,8 +738,14 @@ def _agrees(fine: np.ndarray, best: int, distance: np.ndarray, excused: Iterable
     a rival this look's own pair test (on the part where the two differ) puts behind ``best``
     does not count either."""
     scores = np.where(np.isfinite(fine), fine, -np.inf)
+    excused = set(excused)
     for r in excused:
         scores[r] = -np.inf
+    # The look's own pair test putting a rival decisively ahead of ``best`` disagrees even when
+    # the whole corners still rank ``best`` first (6C scored under 6S, its pair test for 6C).
+    if pairs and any(a == best and r not in excused and lead <= -PAIR_LEAD
+                     for (a, r), lead in pairs.items()):
+        return False
     other = int(np.argmax(scores))
     if other == best or not np.isfinite(scores[best]):
         return True
@@ -779,6 +817,19 @@ class _Residuals(Mapping):
 
     def __len__(self) -> int:
         return len(self._offsets)
+
+
+def _coarse_find(bank: _Bank, small: np.ndarray, offset: tuple[int, int]
+                 ) -> tuple[np.ndarray, tuple[int, int]] | None:
+    """Every card's coarse scores over ``small`` (a coarse view cut ``offset`` px into the
+    uncut one), and where in the uncut view at FINE the best card's template sits; None when
+    ``small`` is smaller than the templates."""
+    if small.shape[0] < bank.th or small.shape[1] < bank.tw:
+        return None
+    coarse = bank.correlate(small)
+    oy, ox = divmod(int(np.argmax(coarse.max(axis=1))), small.shape[1] - bank.tw + 1)
+    dy, dx = offset
+    return coarse, (round((oy / COARSE + dy) * FINE), round((ox / COARSE + dx) * FINE))
 
 
 class _Bank:
