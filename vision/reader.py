@@ -78,7 +78,8 @@ GEOMETRY_CHANGED = ReaderFlag.GEOMETRY_CHANGED
 # either way: the taught scale is itself measured (a percent or two off) and the mounting adds a
 # few percent; a grid that stopped at 6% fitted such a session at its last step, with no
 # neighbour to refine it by (docs/vision.md, round VIII).
-POSES = [(k, d) for k in (0.91, 0.94, 0.97, 1.0, 1.03, 1.06, 1.09) for d in (-1.0, 0.0, 1.0)]
+SCALES = (0.91, 0.94, 0.97, 1.0, 1.03, 1.06, 1.09)
+POSES = [(k, d) for k in SCALES for d in (-1.0, 0.0, 1.0)]
 # Two cards whose corners are this alike (1 - correlation) are compared again on the part where
 # they differ, that part aligned on its own (PAIR_REACH px at FINE either way).
 PAIR_DISTANCE = 0.3
@@ -362,7 +363,7 @@ class ShoeReader:
             # The index at this session's pose (scaled about the card's corner), or at any pose
             # while the pose is being fitted: cut around the taught index only, a larger one
             # ran past the cut and was found at its edge, the same place for every card.
-            ks = [p[0] for p in POSES] if self._pose is None else [self._pose[0]]
+            ks = SCALES if self._pose is None else (self._pose[0],)
             roi = (min(k * roi[0] for k in ks), min(k * roi[1] for k in ks),
                    max(k * roi[2] for k in ks), max(k * roi[3] for k in ks))
         x0, y0, x1, y1 = (round(v * s) for v in roi)
@@ -531,17 +532,18 @@ class ShoeReader:
         pose but the taught one scores low and the fit falls short of the session's scale.
         """
         best = None
-        for k in sorted({pose[0] for pose in POSES}):
+        for k in SCALES:
             found_at = taught if k == 1.0 else _coarse_find(
                 self._pose_bank((k, 0.0), coarse=True), small, offset)
             if found_at is None:
                 continue
             # The poses of one scale (its turns) are the same size: cut their windows once.
-            near = self._near(full, self._pose_bank((k, 0.0)), *found_at[1], CALIBRATE_REACH)
+            level = self._pose_bank((k, 0.0))
+            near = self._near(full, level, *found_at[1], CALIBRATE_REACH)
             if near is None:
                 continue
             origin = self._near_origin
-            rows, norms = self._pose_bank((k, 0.0)).windows(near)
+            rows, norms = level.windows(near)
             for pose in (p for p in POSES if p[0] == k):
                 bank = self._pose_bank(pose)
                 scores = bank.score(rows, norms, shortlist)
@@ -715,7 +717,7 @@ class _ColourStrip:
 def _pair_verdict(track: Track, a: int, b: int) -> int | None:
     """Which of two much-alike cards the track's pair tests name: the looks that compared them
     (at least PAIR_LOOKS) all favour the same one, on average by PAIR_LEAD or more."""
-    tests = [p[(a, b)] for p in track.pairs if (a, b) in p]
+    tests = _pair_leads(track.pairs, a, b)
     if len(tests) < PAIR_LOOKS:
         return None
     mean = float(np.mean(tests))
@@ -725,9 +727,14 @@ def _pair_verdict(track: Track, a: int, b: int) -> int | None:
     return a if mean > 0 else b
 
 
+def _pair_leads(pairs: list[dict[tuple[int, int], float]], a: int, b: int) -> list[float]:
+    """The lead of ``a`` over ``b`` in each look that pair-tested them."""
+    return [p[(a, b)] for p in pairs if (a, b) in p]
+
+
 def _pair_mean(pairs: list[dict[tuple[int, int], float]], a: int, b: int) -> float:
     """The mean lead of ``a`` over ``b`` in the looks that pair-tested them (0 when none did)."""
-    tests = [p[(a, b)] for p in pairs if (a, b) in p]
+    tests = _pair_leads(pairs, a, b)
     return float(np.mean(tests)) if tests else 0.0
 
 
@@ -741,8 +748,10 @@ def _agrees(fine: np.ndarray, best: int, distance: np.ndarray, excused: Iterable
     excused = set(excused)
     for r in excused:
         scores[r] = -np.inf
-    # The look's own pair test putting a rival decisively ahead of ``best`` disagrees even when
-    # the whole corners still rank ``best`` first (6C scored under 6S, its pair test for 6C).
+    # The look's own pair test (the part where the two differ, aligned on its own) putting a
+    # rival decisively ahead of ``best`` is a clear disagreement, however close the whole
+    # corners score, and even when they still rank ``best`` first (6C scored under 6S, its pair
+    # test for 6C).
     if pairs and any(a == best and r not in excused and lead <= -PAIR_LEAD
                      for (a, r), lead in pairs.items()):
         return False
@@ -752,10 +761,6 @@ def _agrees(fine: np.ndarray, best: int, distance: np.ndarray, excused: Iterable
     test = pairs.get((best, other)) if pairs else None
     if test is not None and test > 0:
         return True
-    # The look's own pair test (the part where the two differ, aligned on its own) favouring its
-    # best card decisively is a clear disagreement, however close the whole corners score.
-    if test is not None and test <= -PAIR_LEAD:
-        return False
     return bool((scores[other] - scores[best]) / distance[best, other] < DISAGREE)
 
 
