@@ -208,6 +208,17 @@ def speed(shoe: str, repeats: int = 3) -> str:
                 f"frames); load {load:.1f} on {os.cpu_count()} cores")
 
 
+def scale_factors(text: str) -> tuple[float, ...]:
+    """``--rescale``'s value: positive numbers, comma-separated."""
+    try:
+        factors = tuple(float(k) for k in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not numbers: {text!r} (write e.g. 0.92,1.08)") from None
+    if not all(0 < k < 10 for k in factors):
+        raise argparse.ArgumentTypeError(f"scale factors must lie between 0 and 10: {text!r}")
+    return factors
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--set", choices=tuple(SETS), default="tuned")
@@ -218,7 +229,7 @@ def main() -> int:
     parser.add_argument("--decks", default=None, help="comma-separated subset of decks")
     parser.add_argument("--turned-pass", action="store_true",
                         help="teach each deck from a second pass too, turned round")
-    parser.add_argument("--rescale", default=None,
+    parser.add_argument("--rescale", default=(), type=scale_factors,
                         help="comma-separated scale factors: read session 1 at each instead")
     args = parser.parse_args()
     shoes, decks = SETS[args.set]
@@ -230,8 +241,7 @@ def main() -> int:
         for shoe in ("classic", *shoes):
             print(speed(shoe), flush=True)
         return 0
-    rescale = tuple(float(k) for k in args.rescale.split(",")) if args.rescale else ()
-    jobs = [(shoe, deck, comp, args.deals, 11 + i, args.turned_pass, rescale)
+    jobs = [(shoe, deck, comp, args.deals, 11 + i, args.turned_pass, args.rescale)
             for i, (shoe, (deck, comp)) in enumerate((s, d) for s in shoes for d in decks)]
     grand = Score()
     with ProcessPoolExecutor(max(1, min(args.workers, 2))) as pool:  # 2 shared cores
