@@ -423,6 +423,11 @@ SHOES: dict[str, Shoe] = {s.name: s for s in (
     _shoe("left-mirror-big", place("left", 1.9, 1.4, 0.88, mirror=True)),
     _shoe("right-wide-steep", place("right", 1.35, 2.9, 0.84)),
     _shoe("down-small-tilt", place("down", 0.54, -2.4, 0.62)),
+    # Shoe reader X's held-back set, fixed on 3 Dec 2026 once the round's changes were written
+    # and before any bench of them on these shoes.
+    _shoe("up-mirror-large", place("up", 2.05, 1.2, 0.88, mirror=True)),
+    _shoe("right-mid-tilt", place("right", 1.15, -2.2, 0.76)),
+    _shoe("down-mirror-small", place("down", 0.56, 2.6, 0.3, mirror=True)),
 )}
 
 

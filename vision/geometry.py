@@ -37,6 +37,9 @@ DIRECTION_ANGLE = {"down": 0.0, "left": 90.0, "up": 180.0, "right": -90.0}
 Direction = Literal["down", "up", "left", "right"]
 SMALL = 4  # learning works on frames shrunk this many times
 ASPECT = 1.5  # assumed card length / width when only one side of the card is ever in view
+# ...and the longer proportions tried, in turn, where the strip at that scale leaves the frame
+# (a 1.67:1 deck is learned 11% large at 1.5 and can push the strip out of a huge card's window).
+LONGER_ASPECTS = (1.6, 1.7, 1.8)
 BELT_DEPTH = 40  # small px inside the side over which card-length bands may be tried...
 BELT_CORNER = 0.08  # ...as far in as a card's rounded corner can reach (share of its length)
 # A one-sided shoe's card side is found where the face turns light; a face with a dark outline
@@ -392,11 +395,10 @@ def _upright(img: np.ndarray, angle: float) -> tuple[np.ndarray, np.ndarray]:
     m = np.hstack([lin, (c - lin @ c)[:, None]])
     out = cv2.warpAffine(img, m, (w, h), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                          borderMode=cv2.BORDER_CONSTANT, borderValue=0)
-    valid = cv2.warpAffine(np.ones_like(img, np.uint8), m, (w, h),
-                           flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP,
-                           borderMode=cv2.BORDER_CONSTANT, borderValue=0)
-    valid = cv2.erode(valid, np.ones((3, 3), np.uint8)) > 0
-    return out, valid
+    inside = cv2.warpAffine(np.ones_like(img, np.uint8), m, (w, h),
+                            flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP,
+                            borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    return out, cv2.erode(inside, np.ones((3, 3), np.uint8)) > 0
 
 
 def _dominant(motion: list[tuple[int, float, float]], what: str) -> tuple[float, float]:
@@ -516,7 +518,7 @@ def learn_geometry(source: Iterable[np.ndarray], what: str = "teaching pass"
     sh, sw = p.small[0].shape
     cy = sh / 2 - 0.5
     if left is not None and right is not None:
-        width = (np.polyval(right[::-1], cy) - np.polyval(left[::-1], cy)) * SMALL
+        width = float(np.polyval(right[::-1], cy) - np.polyval(left[::-1], cy)) * SMALL
         scale = width / CANON_CARD
         one_side = False
     else:
@@ -553,22 +555,39 @@ def learn_geometry(source: Iterable[np.ndarray], what: str = "teaching pass"
         return candidates
 
     candidates = place(left, right, 0.0)
-    if one_side and not _fits_frame(candidates[0]):
-        # The strip, placed from where the face turns light, leaves the frame: a dark outline
-        # along the face's edge may put that inside the card's edge (swiss-xvii in left-huge).
-        # Only then is the side moved out to the outline's edge: moved wherever an outline was
-        # found, it cost a wrong card and a refused pass among the shoes that fitted (berlin and
-        # orell in right-mirror-huge, rheinland in left-huge).
-        side = right if right is not None else left
-        assert side is not None
-        outline = _outline(p, thr, angle, side, right is not None)
-        if outline > 0:
-            out = 1.0 if right is not None else -1.0
-            moved = np.array([side[0] + out * outline, side[1]])
-            inset = min(OUTLINE_MAX_CANON, outline * SMALL / float(scale))
-            candidates = place(None, moved, inset) if right is not None else place(
-                moved, None, inset)
+    if not one_side or _fits_frame(candidates[0]):
+        return candidates
+    # The strip, placed from where the face turns light, leaves the frame: a dark outline along
+    # the face's edge may put that inside the card's edge (swiss-xvii in left-huge). Only then
+    # is the side moved out to the outline's edge: moved wherever an outline was found, it cost
+    # a wrong card and a refused pass among the shoes that fitted (berlin and orell in
+    # right-mirror-huge, rheinland in left-huge).
+    side = right if right is not None else left
+    assert side is not None
+    outline = _outline(p, thr, angle, side, right is not None)
+    outline_px = outline * SMALL  # camera px, whatever scale is assumed below
+    if outline > 0:
+        out = 1.0 if right is not None else -1.0
+        side = np.array([side[0] + out * outline, side[1]])
+        candidates = _one_sided(place, side, right is not None, outline_px / scale)
+    # Still out of the frame: the card may be longer for its width than the one-sided scale
+    # assumes (tarocco, 1.67:1, in left-huge). The scale is only the canonical frame's unit,
+    # shared by teaching and reading, so the first longer proportion whose strip fits is kept.
+    for aspect in LONGER_ASPECTS:
+        if _fits_frame(candidates[0]):
+            break
+        scale = length * SMALL / aspect / CANON_CARD
+        tried = _one_sided(place, side, right is not None, outline_px / scale)
+        if _fits_frame(tried[0]):
+            candidates = tried
     return candidates
+
+
+def _one_sided(place, side: np.ndarray, index_right: bool, inset: float) -> list[ShoeGeometry]:
+    """``place`` for the one side in view (an outline's ``inset`` canonical px at most
+    OUTLINE_MAX_CANON)."""
+    inset = min(OUTLINE_MAX_CANON, inset) if inset > 0 else 0.0
+    return place(None, side, inset) if index_right else place(side, None, inset)
 
 
 def _fits_frame(geo: ShoeGeometry) -> bool:

@@ -137,6 +137,14 @@ def locate(gray: np.ndarray, card_width: float | None = None, one_side: bool = F
     if right - left < (MIN_SPAN_ONE_SIDE if one_side else MIN_SPAN):
         return None
     outside = np.concatenate([cols[: max(0, left - 6)], cols[right + 7:]])
+    if one_side and outside.size:
+        # A strip at the camera frame's edge is filled from beyond it with exact zeros (the
+        # warp's border), darker than any shoe interior: judged against that, the shoe's own
+        # dark in a long gap between cards passes for card (left-huge; a pass of 36 gave 38).
+        idx = np.r_[0: max(0, left - 6), right + 7: w]
+        blank = np.count_nonzero(rows8[:, idx] == 0, axis=0) > rows8.shape[0] // 4
+        if not blank.all():
+            outside = outside[~blank]
     dark = float(np.partition(outside, outside.size // 2)[outside.size // 2]) if outside.size else lo
 
     lo_l, hi_l = max(0, left - SIDE_SLACK), min(right, left + SIDE_REACH)
@@ -165,7 +173,7 @@ def locate(gray: np.ndarray, card_width: float | None = None, one_side: bool = F
         first_l = (band_l > thr_rows).argmax(axis=1)
         has &= top_l > thr_rows[:, 0]
     widths = (hi_r - 1 - first_r) - (lo_l + first_l)
-    full = _median(widths[has]) if has.any() else 0.0
+    full: float | np.ndarray = _median(widths[has]) if has.any() else 0.0
     line = None
     strong = white - dark >= MIN_CONTRAST
     bright = has & strong
