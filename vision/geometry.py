@@ -42,6 +42,7 @@ ASPECT = 1.5  # assumed card length / width when only one side of the card is ev
 LONGER_ASPECTS = (1.6, 1.7, 1.8)
 BELT_DEPTH = 40  # small px inside the side over which card-length bands may be tried...
 BELT_CORNER = 0.08  # ...as far in as a card's rounded corner can reach (share of its length)
+MERGED_PAIR = 0.04  # a run this close to twice an edge band's card length is two cards
 # A one-sided shoe's card side is found where the face turns light; a face with a dark outline
 # along its edge (swiss-xvii's is 2% of the card wide) puts that inside the card's edge. The
 # outline is looked for outside the side found: up to OUTLINE_REACH small px of a brightness
@@ -450,6 +451,7 @@ def _belt_length(p: _Pass, angle: float, side_x: float, thr: float, mirror_left:
         raise GeometryError("cannot follow the cards along the travel")
     lit = np.where(seen > 0, votes / np.maximum(seen, 1), np.nan)
     edge = 0.0  # the longest run the edge bands saw, recurring or not
+    singles: list[float] = []  # the edge bands' recurring runs: one card each
     best = 0.0
     for d in range(BELT_DEPTH):
         if d >= 3 and d > max(12, BELT_CORNER * edge):
@@ -459,11 +461,19 @@ def _belt_length(p: _Pass, angle: float, side_x: float, thr: float, mirror_left:
         if ok.sum() < 20:
             continue
         runs = _lit_runs((band[ok] > 0.5).mean(axis=1) > 0.5)
+        run = _recurring_longest(runs)
         if d < 3:
             edge = max([edge, *runs])
-        run = _recurring_longest(runs)
-        if run is not None and run < 1.3 * edge:  # longer: back-to-back cards merged
-            best = max(best, run)
+            if run is not None:
+                singles.append(run)
+        if run is None or run >= 1.3 * edge:  # longer: back-to-back cards merged
+            continue
+        # On a small card the corners' notch is only a band or two deep: a third band in,
+        # back-to-back pairs already merge, so the edge bands themselves can hold a merged run
+        # (224 px cards: pairs of 84 small px ran as 168, recurring from 2 small px in).
+        if any(abs(run - 2 * one) <= MERGED_PAIR * run for one in singles):
+            continue
+        best = max(best, run)
     if best <= 0:
         raise GeometryError("cannot measure the card's length along the travel")
     return best
