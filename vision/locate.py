@@ -141,9 +141,10 @@ def locate(gray: np.ndarray, card_width: float | None = None, one_side: bool = F
         # A strip at the camera frame's edge is filled from beyond it with exact zeros (the
         # warp's border), darker than any shoe interior: judged against that, the shoe's own
         # dark in a long gap between cards passes for card (left-huge; a pass of 36 gave 38).
-        idx = np.r_[0: max(0, left - 6), right + 7: w]
-        blank = np.count_nonzero(rows8[:, idx] == 0, axis=0) > rows8.shape[0] // 4
-        if not blank.all():
+        most = rows8.shape[0] // 4
+        blank = np.concatenate([np.count_nonzero(part == 0, axis=0) > most for part in (
+            rows8[:, : max(0, left - 6)], rows8[:, right + 7:])])
+        if blank.any() and not blank.all():
             outside = outside[~blank]
     dark = float(np.partition(outside, outside.size // 2)[outside.size // 2]) if outside.size else lo
 
