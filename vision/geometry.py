@@ -38,7 +38,7 @@ Direction = Literal["down", "up", "left", "right"]
 SMALL = 4  # learning works on frames shrunk this many times
 ASPECT = 1.5  # assumed card length / width when only one side of the card is ever in view
 # ...and the longer proportions tried, in turn, where the strip at that scale leaves the frame
-# (a 1.67:1 deck is learned 11% large at 1.5 and can push the strip out of a huge card's window).
+# (a 1.67:1 deck was learned 9% large at 1.5 and pushed the strip out of a huge card's window).
 LONGER_ASPECTS = (1.6, 1.7, 1.8)
 BELT_DEPTH = 40  # small px inside the side over which card-length bands may be tried...
 BELT_CORNER = 0.08  # ...as far in as a card's rounded corner can reach (share of its length)

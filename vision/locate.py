@@ -32,7 +32,8 @@ MIN_SPAN_ONE_SIDE = 12
 # its count of cards without it). Cards are longer than wide: an edge found less than this many
 # card widths behind the leading edge of the card in view is artwork inside that card (a court
 # card's robe dark up to its side), never the next card. The squattest deck seen is tango
-# (1.35), and in a one-sided strip every card is 1.5 by its scale.
+# (1.35), and in a one-sided strip every card is 1.5 to 1.8 by its scale (geometry.ASPECT, or
+# one of LONGER_ASPECTS).
 MIN_LENGTH = 1.25
 EDGE_MATCH = 12  # px from where the followed edge has moved to: that edge
 MIN_MOVE_MATCH = 0.5  # row profiles of two frames correlate this well, or the move is not trusted
@@ -141,6 +142,8 @@ def locate(gray: np.ndarray, card_width: float | None = None, one_side: bool = F
         # A strip at the camera frame's edge is filled from beyond it with exact zeros (the
         # warp's border), darker than any shoe interior: judged against that, the shoe's own
         # dark in a long gap between cards passes for card (left-huge; a pass of 36 gave 38).
+        # Where every outside column is fill (the frame's edge within a few px of the card's
+        # side) no shoe is left to judge by, and the fill stays the reference.
         most = rows8.shape[0] // 4
         blank = np.concatenate([np.count_nonzero(part == 0, axis=0) > most for part in (
             rows8[:, : max(0, left - 6)], rows8[:, right + 7:])])
