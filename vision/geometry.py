@@ -583,13 +583,13 @@ def learn_geometry(source: Iterable[np.ndarray], what: str = "teaching pass"
     # Still out of the frame: the card may be longer for its width than the one-sided scale
     # assumes (tarocco, 1.67:1, in left-huge). The scale is only the canonical frame's unit,
     # shared by teaching and reading, so the first longer proportion whose strip fits is kept.
-    for aspect in LONGER_ASPECTS:
-        if _fits_frame(candidates[0]):
-            break
-        scale = length * SMALL / aspect / CANON_CARD
-        tried = _one_sided(place, side, right is not None, outline_px / scale)
-        if _fits_frame(tried[0]):
-            candidates = tried
+    if not _fits_frame(candidates[0]):
+        for aspect in LONGER_ASPECTS:
+            scale = length * SMALL / aspect / CANON_CARD
+            tried = _one_sided(place, side, right is not None, outline_px / scale)
+            if _fits_frame(tried[0]):
+                candidates = tried
+                break
     return candidates
 
 
