@@ -22,6 +22,26 @@ def test_artwork_renders_every_card_at_one_size():
     assert images["QS"][0, 0, 3] == 0 and images["QS"][h // 2, w // 2, 3] == 255
 
 
+def test_kde_decks_render_each_card_on_its_own(tmp_path, monkeypatch):
+    """KDE's decks (one SVG element per card) are named ``kde-<deck>``: each card is its own
+    element, so the seven of clubs and of spades must come out different, every face at one
+    size; nicu-white has jokers, oxygen has none (and gives none rather than failing)."""
+    monkeypatch.setenv("CARDTABLE_CACHE_DIR", str(tmp_path))
+    nicu = card_images("kde-nicu-white", width=120)
+    assert set(nicu) == set(composition("36j")) | {"6C", "6D", "6H", "6S", "back"}
+    assert len({img.shape for img in nicu.values()}) == 1
+    h, w, _ = nicu["7C"].shape
+    assert w == 120 and 1.3 < h / w < 1.6
+    assert np.abs(nicu["7C"].astype(int) - nicu["7S"].astype(int)).mean() > 1.0
+    oxygen = card_images("kde-oxygen", width=120)
+    assert "BJ" not in oxygen and set(oxygen) >= set(composition("36")) | {"back"}
+    # The red queen is red: more red than blue in its opaque pixels (BGR).
+    queen = oxygen["QH"][oxygen["QH"][:, :, 3] == 255]
+    assert queen[:, 2].mean() > queen[:, 0].mean() + 30
+    # Cached: a second call reads the files, and gives the same pixels.
+    assert np.array_equal(card_images("kde-oxygen", width=120)["QH"], oxygen["QH"])
+
+
 def test_unknown_artwork_is_a_clear_error():
     with pytest.raises(ArtworkError, match="no card artwork called"):
         card_images("no-such-deck")
