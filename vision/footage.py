@@ -428,6 +428,12 @@ SHOES: dict[str, Shoe] = {s.name: s for s in (
     _shoe("up-mirror-large", place("up", 2.05, 1.2, 0.88, mirror=True)),
     _shoe("right-mid-tilt", place("right", 1.15, -2.2, 0.76)),
     _shoe("down-mirror-small", place("down", 0.56, 2.6, 0.3, mirror=True)),
+    # Shoe reader XI's held-back set, drawn at random on 4 Dec 2026 (one direction each, one
+    # scale from each third of the envelope, tilt within +-3 deg, index side 0.3..0.9 across)
+    # before any bench on them.
+    _shoe("down-big-level", place("down", 1.65, 0.0, 0.79)),
+    _shoe("right-wide-tilted", place("right", 1.28, -2.2, 0.81)),
+    _shoe("up-mid-steep", place("up", 0.78, -2.7, 0.77)),
 )}
 
 
