@@ -112,10 +112,15 @@ HELD_BACK_DECKS = (("anglo_bitmap", "36"), ("anglo_modern", "36"),
 # family of a held-back deck is not used for tuning. Nothing of these was looked at.
 HELD_BACK2_SHOES = ("down-big-level", "right-wide-tilted", "up-mid-steep")
 HELD_BACK2_DECKS = (("kde-jolly-royal", "36"), ("kde-standard", "36"), ("kde-future", "36"))
+# Round XI tunes on other KDE designs, on shoes already seen; penguins and the nicu family are
+# kept for a later held-back set.
+SEEN8_SHOES = ("down-big", "narrow-down", "up-wide")
+SEEN8_DECKS = (("kde-ancient-egyptians", "36"), ("kde-oxygen", "36"), ("kde-dondorf", "36"))
 SETS = {"tuned": (TUNED_SHOES, TUNED_DECKS), "seen": (SEEN_SHOES, SEEN_DECKS),
         "seen-2": (SEEN2_SHOES, SEEN2_DECKS), "seen-3": (SEEN3_SHOES, SEEN3_DECKS),
         "seen-4": (SEEN4_SHOES, SEEN4_DECKS), "seen-5": (SEEN5_SHOES, SEEN5_DECKS),
         "seen-6": (SEEN6_SHOES, SEEN6_DECKS), "seen-7": (SEEN7_SHOES, SEEN7_DECKS),
+        "seen-8": (SEEN8_SHOES, SEEN8_DECKS),
         "held-back": (HELD_BACK_SHOES, HELD_BACK_DECKS),
         "held-back-2": (HELD_BACK2_SHOES, HELD_BACK2_DECKS)}
 ROTATED = 0.3

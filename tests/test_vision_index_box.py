@@ -93,3 +93,21 @@ def test_stills_with_two_corners_alike_are_refused(tmp_path):
     shutil.copy(tmp_path / "7C.png", tmp_path / "7S.png")
     with pytest.raises(TeachError, match=r"7C and 7S look the same.*nothing saved"):
         teach_from_images("anglo", tmp_path, CARDS)
+
+
+def test_rank_set_apart_from_its_suit_mark_is_taken_in(tmp_path):
+    """KDE's ancient-egyptians puts each corner's rank about 20 px below its suit mark, further
+    than the marks are joined: the shared-ink box held the suit mark and no more, grown it held
+    a band between the two (rank tops and suit tips), and aces of one colour were read as each
+    other (AD as AH, AC as AS, round XI). The box now runs from the suit mark down to the
+    leading edge, and cards alike but for the suit, or the rank, differ."""
+    cards = ["AD", "AH", "AC", "AS", "6C", "8C", "9C", "TC"]
+    folder = tmp_path / "stills"
+    write_stills(folder, "kde-ancient-egyptians", cards)
+    profile = teach_from_images("kde-ancient-egyptians", folder, cards)
+    _, y0, _, y1 = profile.roi
+    width = profile.card_width
+    assert y1 >= -0.03 * width, profile.roi  # down to the rank's foot at the leading edge
+    assert y1 - y0 >= 0.3 * width, profile.roi  # the suit mark above it as well
+    for a, b in (("AD", "AH"), ("AC", "AS"), ("6C", "8C"), ("8C", "9C")):
+        assert _gap(profile, a, b) >= 2 * MIN_DISTINCT, (a, b, profile.roi)

@@ -225,12 +225,21 @@ def _ink(patch: np.ndarray) -> np.ndarray:
     return (gray < 0.65 * white) | (chroma > 60)
 
 
+Box = tuple[int, int, int, int]
+
+
 def _learn_roi(corners: list[np.ndarray], width: float) -> tuple[int, int, int, int]:
     """Index box relative to (right edge, leading edge) from ink shared across the cards.
 
     Shared ink near the corner is the index; big corner pips of the number cards are shared too,
     so of the shared blobs we keep the one reaching furthest into the corner.
     """
+    return _index_box(corners, width)[0]
+
+
+def _index_box(corners: list[np.ndarray], width: float) -> tuple[Box, bool]:
+    """``_learn_roi``'s box, and whether it took in ink beyond the marks joined to the shared
+    ones, towards the leading edge."""
     h, w = corners[0].shape[:2]
     frac = np.mean([_ink(c) for c in corners], axis=0)
     below = round(BELOW * width)
@@ -256,15 +265,21 @@ def _learn_roi(corners: list[np.ndarray], width: float) -> tuple[int, int, int, 
     near[max(0, ys.min() - reach_y): max(ys.max() + reach_y + 1, top),
          max(0, xs.min() - reach_x): xs.max() + reach_x + 1] = True
     weak = ((frac >= WEAK_INK) & inside & near).astype(np.uint8)
-    count, labels = cv2.connectedComponents(cv2.dilate(weak | strong, kernel))
-    keep = np.isin(labels, np.unique(labels[ys, xs]))
+    count, labels, parts, _ = cv2.connectedComponentsWithStats(cv2.dilate(weak | strong, kernel))
+    joined = np.unique(labels[ys, xs])
+    # Between the marks and the leading edge is the index's own place, joined or not: a rank
+    # set further below its suit mark than the join reaches (ancient-egyptians: 20 px of
+    # ground between the two) would be left out, and the box would hold the suit alone. Ink
+    # wholly between the joined marks and the edge is taken in too.
+    bottom = int(max(parts[i, cv2.CC_STAT_TOP] + parts[i, cv2.CC_STAT_HEIGHT] for i in joined))
+    beyond = [i for i in range(1, count) if parts[i, cv2.CC_STAT_TOP] >= bottom]
+    keep = np.isin(labels, [*joined, *beyond])
+    extended = any(((labels == i) & near & ((weak | strong) > 0)).any() for i in beyond)
     ys, xs = np.nonzero(keep & near & ((weak | strong) > 0))
     x0, x1 = max(0, xs.min() - PAD), min(w - 1, xs.max() + PAD + 1)
     y0, y1 = max(0, ys.min() - PAD), min(top, ys.max() + PAD + 1)
-    return x0 - (w - 1), y0 - top, x1 - (w - 1), y1 - top
+    return (int(x0 - (w - 1)), int(y0 - top), int(x1 - (w - 1)), int(y1 - top)), extended
 
-
-Box = tuple[int, int, int, int]
 
 
 def _cut(corners: list[np.ndarray], box: Box, width: float) -> list[np.ndarray]:
@@ -364,7 +379,14 @@ def _build(name: str, source: str, codes: list[str], corners: list[np.ndarray], 
            search: tuple[int, int], geometry: ShoeGeometry | None = None) -> DeckProfile:
     shape = corners[0].shape
     corners = [c if c.shape == shape else cv2.resize(c, (shape[1], shape[0])) for c in corners]
-    box = _grow_roi(_learn_roi(corners, width), corners, codes, width)
+    found, extended = _index_box(corners, width)
+    box = _grow_roi(found, corners, codes, width)
+    if extended and box == found:
+        # Ink taken in beyond the joined marks makes a box as tall as a grown one (ornamental's
+        # rank below a suit mark far from the edge): its far end is brought in the same way.
+        gap = float(corner_distances(_cut(corners, box, width)).min())
+        if gap >= GROW_BELOW:
+            box = _trim(box, corners, width, gap)
     x0, y0, x1, y1 = box
     templates = dict(zip(codes, _cut(corners, box, width), strict=True))
     return DeckProfile.build(name, source, width, (x0, y0, x1, y1), search, templates,
