@@ -434,6 +434,11 @@ SHOES: dict[str, Shoe] = {s.name: s for s in (
     _shoe("down-big-level", place("down", 1.65, 0.0, 0.79)),
     _shoe("right-wide-tilted", place("right", 1.28, -2.2, 0.81)),
     _shoe("up-mid-steep", place("up", 0.78, -2.7, 0.77)),
+    # ... and its second held-back set, drawn the same way once round XI's changes were made,
+    # before any bench on them (4 Dec 2026).
+    _shoe("right-small-steep-edge", place("right", 0.68, 2.9, 0.89)),
+    _shoe("up-big-tilted", place("up", 1.67, -1.8, 0.8)),
+    _shoe("down-mirror-mid-centre", place("down", 1.21, -1.2, 0.48, mirror=True)),
 )}
 
 
