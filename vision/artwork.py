@@ -26,6 +26,7 @@ from vision.cards import RANKS, SUITS
 ART_DIRS = (Path("/usr/share/aisleriot/cards"), Path("/usr/share/gnome-games-common/cards"))
 KDE_DIR = Path("/usr/share/carddecks")  # kdegames-card-data-kf5: one folder per deck
 KDE_PREFIX = "kde-"
+KDE_WIDTHS = (120, 160, 200, 250, 320, 400, 500, 640, 800, 1000, 1280, 1600)  # rendered widths
 BACK = "back"
 
 # aisleriot decks are a 13 x 5 grid: one row per suit (clubs, diamonds, hearts, spades) from ace
@@ -210,7 +211,14 @@ def card_images(deck: str, width: int = 400) -> dict[str, np.ndarray]:
     folder = cache_dir() / "art" / f"{stem}-{width}"
     done = folder / "deck.done"  # written last: a KDE deck may lack the jokers' files
     if not (done.is_file() if kde else all((folder / f"{c}.png").is_file() for c in codes)):
-        crops = _kde_crops(svg, width, codes) if kde else _grid_crops(svg, width, codes)
+        if kde:
+            # Each card is a render of its own, so every new width costs seconds per card: a
+            # width between the steps is cut down from the next step up, rendered once.
+            step = next((s for s in KDE_WIDTHS if s >= width), width)
+            crops = (_kde_crops(svg, width, codes) if step == width
+                     else dict(card_images(deck, step)))
+        else:
+            crops = _grid_crops(svg, width, codes)
         folder.parent.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(dir=folder.parent))
         # One size for the whole deck: crops differ by a pixel or so from rounding.

@@ -532,7 +532,9 @@ def _add_turned(profile: DeckProfile, path: Path, codes: list[str], shape: tuple
     if nearest_own < TURNED_OWN * n:
         raise TeachError(f"the turned pass {path} does not show the cards in the order given "
                          f"(only {nearest_own} of {n} look like their own corner); deal the deck "
-                         f"turned round in the same order as the first pass; nothing saved")
+                         f"turned round in the same order as the first pass. (A deck whose index "
+                         f"is drawn the same way up at both ends, not turned, gives this too: its "
+                         f"turned cards show other indexes and cannot be taught.) Nothing saved")
     keep: dict[int, np.ndarray] = {}
     for i in np.flatnonzero(own > TURNED_APART):
         # A turned corner as alike another card's corner as two cards may be (two figures'
