@@ -82,6 +82,11 @@ TURNED_OWN = 0.25
 # the gap between two cards (paris's dark courts counted 47 of 36 before ``follow``; tango_nuevo's
 # big pips running off the edge, 59 and 82 in two passes through down-huge).
 SPLIT = 1.25
+# A turned pass of a deck whose turned corners look like no upright one is in the order given if
+# this share of its cards are red where the upright pass's are; red and black ink must differ in
+# redness (red minus the larger of green and blue, grey levels) by this much at least.
+TURNED_COLOURS = 0.9
+RED_GAP = 30.0
 
 
 class TeachError(RuntimeError):
@@ -529,21 +534,52 @@ def _add_turned(profile: DeckProfile, path: Path, codes: list[str], shape: tuple
     d, between = full[n:, :n], full[n:, n:]  # turned against upright, and against turned
     own = d[np.arange(n), np.arange(n)]
     nearest_own = int((d.argmin(axis=1) == np.arange(n)).sum())
-    if nearest_own < TURNED_OWN * n:
+    if nearest_own < TURNED_OWN * n and not _same_colours(upright, views):
         raise TeachError(f"the turned pass {path} does not show the cards in the order given "
                          f"(only {nearest_own} of {n} look like their own corner); deal the deck "
-                         f"turned round in the same order as the first pass. (A deck whose index "
-                         f"is drawn the same way up at both ends, not turned, gives this too: its "
-                         f"turned cards show other indexes and cannot be taught.) Nothing saved")
+                         f"turned round in the same order as the first pass; nothing saved")
     keep: dict[int, np.ndarray] = {}
     for i in np.flatnonzero(own > TURNED_APART):
-        # A turned corner as alike another card's corner as two cards may be (two figures'
-        # feet) tells nothing: that card's turned view stays unread rather than blur the other.
-        rivals = [*np.delete(d[i], i), *(between[i, k] for k in keep)]
-        if float(min(rivals)) >= MIN_DISTINCT:
+        # A turned corner as alike another turned one as two cards may be (two figures' feet)
+        # tells nothing: that card's turned view stays unread rather than blur the other. One as
+        # alike another card's *upright* corner is kept: left out, the card dealt turned would
+        # be read as that other card (a turned 6D of a deck whose two indexes are drawn the same
+        # way up is an upright 9D, pixel for pixel). Kept, the reader sees the two alike and
+        # names neither.
+        if float(np.delete(d[i], i).min()) < MIN_DISTINCT or all(
+                between[i, k] >= MIN_DISTINCT for k in keep):
             keep[int(i)] = views[i]
     turned = [CardTemplate.from_image(codes[i], img) for i, img in keep.items()]
     return DeckProfile.model_validate({**profile.model_dump(), "turned": turned})
+
+
+def _redness(corner: np.ndarray) -> float:
+    """How red a corner's ink is: red minus the larger of green and blue, over its ink."""
+    ink = _ink(corner)
+    if not ink.any():
+        return 0.0
+    px = corner[ink].astype(np.float32)
+    return float(np.mean(px[:, 2] - np.maximum(px[:, 0], px[:, 1])))
+
+
+def _same_colours(upright: list[np.ndarray], turned: list[np.ndarray]) -> bool:
+    """Whether a turned pass shows red and black cards where the upright pass did, card for
+    card: the order check for a deck whose turned corners do not look like the upright ones
+    (its two indexes are not turned copies of each other). A pass in another order matches
+    about half the colours; this asks for TURNED_COLOURS of them, with both colours well
+    represented and clearly apart."""
+    up = np.array([_redness(c) for c in upright])
+    down = np.array([_redness(c) for c in turned])
+    ranked = np.sort(up)
+    gaps = np.diff(ranked)
+    if gaps.size == 0 or float(gaps.max()) < RED_GAP:
+        return False  # not two colours: nothing to check the order by
+    k = int(gaps.argmax())
+    cut = float(ranked[k] + ranked[k + 1]) / 2
+    red = up > cut
+    if min(red.mean(), 1 - red.mean()) < 0.25:
+        return False
+    return float(((down > cut) == red).mean()) >= TURNED_COLOURS
 
 
 def _distinct(profile: DeckProfile, retry: str = "in this pass. Deal it again, slowly, with "
