@@ -72,6 +72,8 @@ RESIDUAL_BORDER = 2  # px at the window's rim left out (the leading edge blurs i
 SIDE_TOLERANCE = 14  # canonical px
 BAD_CARDS = 3  # cards in a row that did not fit the geometry before the reader says so
 MISFIT_FRAMES = 12  # frames showing something bright that is not a card where one should be
+SESSION_SIDES = 4  # fitting frames' card sides that give this session's level...
+SESSION_DRIFT = 1.5  # ...which may lie this many SIDE_TOLERANCEs from the taught side at most
 GEOMETRY_CHANGED = ReaderFlag.GEOMETRY_CHANGED
 # The same shoe set up again sits a little differently: the reader tries the templates at these
 # scales and turns over its first looks and keeps the one that fits best. The scales reach 9%
@@ -144,6 +146,7 @@ class ShoeReader:
         self._side_tolerance = SIDE_TOLERANCE * max(1.0, 1.0 / geometry.scale)
         self._bad_cards = 0
         self._misfits = 0
+        self._sides: deque[float] = deque(maxlen=SESSION_SIDES * 4)  # sides of fitting frames
         self._pose: tuple[float, float] | None = None
         self._pose_banks: dict[tuple[tuple[float, float], bool], _Bank] = {}
         self._pose_sums: dict[tuple[float, float], float] = {}
@@ -295,10 +298,13 @@ class ShoeReader:
         the strip's ``side_x``; a card elsewhere (or a bright strip with no card in it) means
         the shoe no longer has the taught geometry."""
         misfit = False
-        if (geo is not None
-                and self._norm is not None
-                and abs(geo.side_at(view.shape[0] / 2) - self._norm.side_x) > self._side_tolerance):
+        side = None if geo is None else geo.side_at(view.shape[0] / 2)
+        if (side is not None and self._norm is not None
+                and abs(side - self._norm.side_x) > self._side_tolerance
+                and not self._near_session_sides(side)):
             misfit, geo = True, None
+        elif side is not None and self._norm is not None:
+            self._sides.append(side)
         elif geo is None and float((view[::8, ::8] > 120).mean()) > 0.3:
             misfit = True
         if not misfit:
@@ -307,6 +313,21 @@ class ShoeReader:
         if self._misfits == MISFIT_FRAMES:
             return geo, [CardEvent(self.frame_no, UNKNOWN, 0.0, [], flag=GEOMETRY_CHANGED)]
         return geo, []
+
+    def _near_session_sides(self, side: float) -> bool:
+        """A card side a little further from the taught place than SIDE_TOLERANCE, where this
+        session's cards have been sitting: the mounting tolerance (a few percent of scale, a
+        few pixels, under a degree) and the cards' play in the guide add up to more than the
+        tolerance in some shoes (16 px in down-mirror-mid-centre, where the first cards of a
+        deal were refused as a moved camera). The session's level itself must stay within
+        SESSION_DRIFT tolerances of the taught place: a knocked camera is still reported."""
+        if len(self._sides) < SESSION_SIDES:
+            return False
+        level = float(np.median(self._sides))
+        assert self._norm is not None
+        return (abs(side - level) <= self._side_tolerance
+                and abs(level - self._norm.side_x) <= SESSION_DRIFT * self._side_tolerance
+                and abs(side - self._norm.side_x) <= SESSION_DRIFT * self._side_tolerance)
 
     def _card_sized(self, geo: Geometry) -> bool:
         if self._norm is not None:
