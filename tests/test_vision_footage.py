@@ -42,6 +42,17 @@ def test_kde_decks_render_each_card_on_its_own(tmp_path, monkeypatch):
     assert np.array_equal(card_images("kde-oxygen", width=120)["QH"], oxygen["QH"])
 
 
+def test_artwork_that_will_not_render_is_a_clear_error(tmp_path):
+    """rsvg-convert's own reason, not its command line (KDE's bitmap decks, konqi-modern and
+    xskat-french, cannot be rendered card by card: "has no dimensions")."""
+    from vision.artwork import _rasterise
+
+    bad = tmp_path / "bad.svg"
+    bad.write_text("<svg xmlns='http://www.w3.org/2000/svg'><rect id='x'/></svg")
+    with pytest.raises(ArtworkError, match=r"could not rasterise x of bad\.svg: rsvg-convert says"):
+        _rasterise(["-i", "x", str(bad)], tmp_path / "out.png", "x of bad.svg")
+
+
 def test_unknown_artwork_is_a_clear_error():
     with pytest.raises(ArtworkError, match="no card artwork called"):
         card_images("no-such-deck")

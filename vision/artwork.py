@@ -128,8 +128,11 @@ def _rasterise(args: list[str], out: Path, what: str) -> np.ndarray:
     try:
         subprocess.run([_rsvg(), *args, "-o", str(out)], check=True, capture_output=True,
                        timeout=120)
-    except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as exc:
-        raise ArtworkError(f"could not rasterise {what}: {exc}") from None
+    except subprocess.CalledProcessError as exc:
+        why = (exc.stderr or b"").decode(errors="replace").strip() or f"exit {exc.returncode}"
+        raise ArtworkError(f"could not rasterise {what}: rsvg-convert says {why!r}") from None
+    except subprocess.TimeoutExpired:
+        raise ArtworkError(f"could not rasterise {what}: rsvg-convert took over 120 s") from None
     image = cv2.imread(str(out), cv2.IMREAD_UNCHANGED)
     if image is None or image.ndim != 3 or image.shape[2] != 4:
         raise ArtworkError(f"could not rasterise {what}")
