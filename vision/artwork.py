@@ -209,7 +209,7 @@ def card_images(deck: str, width: int = 400) -> dict[str, np.ndarray]:
     A KDE deck that has no jokers gives no ``BJ``/``RJ``."""
     svg = deck_path(deck)
     codes = [r + s for s in SUITS for r in RANKS] + ["BJ", "RJ", BACK]
-    kde = svg.is_relative_to(KDE_DIR) or deck.startswith(KDE_PREFIX)
+    kde = svg.is_relative_to(KDE_DIR)  # every kde-<deck> name resolves there
     stem = (KDE_PREFIX + svg.parent.name[len("svg-"):]) if kde else svg.name.split(".")[0]
     folder = cache_dir() / "art" / f"{stem}-{width}"
     done = folder / "deck.done"  # written last: a KDE deck may lack the jokers' files

@@ -298,13 +298,13 @@ class ShoeReader:
         the strip's ``side_x``; a card elsewhere (or a bright strip with no card in it) means
         the shoe no longer has the taught geometry."""
         misfit = False
-        side = None if geo is None else geo.side_at(view.shape[0] / 2)
-        if (side is not None and self._norm is not None
-                and abs(side - self._norm.side_x) > self._side_tolerance
-                and not self._near_session_sides(side)):
-            misfit, geo = True, None
-        elif side is not None and self._norm is not None:
-            self._sides.append(side)
+        if geo is not None and self._norm is not None:
+            side = geo.side_at(view.shape[0] / 2)
+            if (abs(side - self._norm.side_x) > self._side_tolerance
+                    and not self._near_session_sides(side)):
+                misfit, geo = True, None
+            else:
+                self._sides.append(side)
         elif geo is None and float((view[::8, ::8] > 120).mean()) > 0.3:
             misfit = True
         if not misfit:

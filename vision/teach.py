@@ -270,7 +270,8 @@ def _index_box(corners: list[np.ndarray], width: float) -> tuple[Box, bool]:
     near[max(0, ys.min() - reach_y): max(ys.max() + reach_y + 1, top),
          max(0, xs.min() - reach_x): xs.max() + reach_x + 1] = True
     weak = ((frac >= WEAK_INK) & inside & near).astype(np.uint8)
-    count, labels, parts, _ = cv2.connectedComponentsWithStats(cv2.dilate(weak | strong, kernel))
+    marks = weak | strong
+    count, labels, parts, _ = cv2.connectedComponentsWithStats(cv2.dilate(marks, kernel))
     joined = np.unique(labels[ys, xs])
     # Between the marks and the leading edge is the index's own place, joined or not: a rank
     # set further below its suit mark than the join reaches (ancient-egyptians: 20 px of
@@ -279,8 +280,9 @@ def _index_box(corners: list[np.ndarray], width: float) -> tuple[Box, bool]:
     bottom = int(max(parts[i, cv2.CC_STAT_TOP] + parts[i, cv2.CC_STAT_HEIGHT] for i in joined))
     beyond = [i for i in range(1, count) if parts[i, cv2.CC_STAT_TOP] >= bottom]
     keep = np.isin(labels, [*joined, *beyond])
-    extended = any(((labels == i) & near & ((weak | strong) > 0)).any() for i in beyond)
-    ys, xs = np.nonzero(keep & near & ((weak | strong) > 0))
+    ink = near & (marks > 0)
+    extended = bool((np.isin(labels, beyond) & ink).any())
+    ys, xs = np.nonzero(keep & ink)
     x0, x1 = max(0, xs.min() - PAD), min(w - 1, xs.max() + PAD + 1)
     y0, y1 = max(0, ys.min() - PAD), min(top, ys.max() + PAD + 1)
     return (int(x0 - (w - 1)), int(y0 - top), int(x1 - (w - 1)), int(y1 - top)), extended
