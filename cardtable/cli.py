@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
+
+BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 
 # Which module registers which top-level command. A module that is not there yet (a package
 # still being built) is skipped, so the CLI keeps working while the product grows.
@@ -53,6 +56,13 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # The shoe reader's matrix products are small (a few dozen templates against a few dozen
+    # offsets): BLAS threads cost more to wake than they save, and the decoding thread needs the
+    # other core. Set before any command imports numpy; a value the user set stands.
+    # (`cardtable read` of the classic shoe's bench clip: 1.63 s with two BLAS threads, 1.15 s
+    # with one; docs/vision.md, round XII.)
+    for var in BLAS_THREADS:
+        os.environ.setdefault(var, "1")
     argv = list(sys.argv[1:] if argv is None else argv)
     command = next((a for a in argv if not a.startswith("-")), None)
     args = build_parser(command).parse_args(argv)

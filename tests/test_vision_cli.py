@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import random
+import subprocess
+import sys
 
 import cv2
 import pytest
@@ -132,3 +135,27 @@ def test_show_refuses_an_output_that_is_not_an_image(teach_clip, tmp_path, capsy
     assert main(["deck", "show", "s32", "--out", str(out)]) == 2
     assert ".png" in _one_line_error(capsys.readouterr().err)
     assert not out.exists()
+
+
+BLAS_PROBE = """
+import sys
+from cardtable.cli import main
+main(["games"])
+import numpy, threadpoolctl
+print(max(i["num_threads"] for i in threadpoolctl.threadpool_info() if i["user_api"] == "blas"))
+"""
+
+
+@pytest.mark.parametrize("given, expected", [(None, 1), ("2", 2)])
+def test_the_cli_keeps_blas_to_one_thread_unless_the_user_says(given, expected):
+    """The reader's small matrix products run slower on two BLAS threads, which also take the
+    core the decoding thread needs; a thread count the user set is left alone."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")}
+    if given is not None:
+        env["OPENBLAS_NUM_THREADS"] = given
+    if (os.cpu_count() or 1) < 2:
+        pytest.skip("one core: BLAS uses one thread whatever the CLI does")
+    out = subprocess.run([sys.executable, "-c", BLAS_PROBE], env=env, capture_output=True,
+                         text=True, check=True).stdout.split()
+    assert int(out[-1]) == expected

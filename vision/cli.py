@@ -10,7 +10,6 @@ from pathlib import Path
 
 import cv2
 
-from vision.artwork import ArtworkError, available_decks
 from vision.cards import COMPOSITIONS, check_card_list, composition, parse_card_list
 from vision.profile import (
     ProfileError,
@@ -144,6 +143,7 @@ def _read(args: argparse.Namespace) -> int:
 
 # -- footage ----------------------------------------------------------------------------------
 def _footage_make(args: argparse.Namespace) -> int:
+    from vision.artwork import ArtworkError
     from vision.footage import make_clip, truth_path
 
     try:
@@ -162,6 +162,7 @@ def _footage_make(args: argparse.Namespace) -> int:
 
 
 def _footage_stills(args: argparse.Namespace) -> int:
+    from vision.artwork import ArtworkError
     from vision.footage import write_stills
 
     try:
@@ -173,6 +174,8 @@ def _footage_stills(args: argparse.Namespace) -> int:
 
 
 def _footage_decks(args: argparse.Namespace) -> int:
+    from vision.artwork import available_decks  # only footage needs artwork (start-up time)
+
     decks = available_decks()
     if not decks:
         return _fail("no card artwork found; install gnome-cards-data", 1)
