@@ -598,6 +598,9 @@ class ShoeReader:
                 return None
             track.done = True
             return CardEvent(self.frame_no, UNKNOWN, 0.0, [], flag=ReaderFlag.INDEX_NOT_SEEN)
+        if not final and len(track.observations) < 2 and self._norm is not None \
+                and self._pose is not None:
+            return None  # one look names no card while more may come (see ``quick`` below)
         # A look spoiled by glare or a mislocated edge matches nothing; let the good looks speak.
         looks_all = list(zip(track.observations, track.residuals, strict=True))
         floor = MIN_SCORE
@@ -818,8 +821,10 @@ def _distances(vectors: np.ndarray) -> np.ndarray:
 
 def _unit(template: np.ndarray) -> np.ndarray:
     """Template as a zero-mean (per channel), unit-length vector."""
-    t = template - template.reshape(-1, template.shape[2]).mean(axis=0)
-    v = t.reshape(-1).astype(np.float32)
+    # cv2.mean: the per-channel means in one pass (numpy's strided mean over channels took
+    # three quarters of this function's time; it sums in float32, cv2 in double).
+    mean = np.array(cv2.mean(template)[:template.shape[2]], np.float32)
+    v = (template - mean).reshape(-1).astype(np.float32, copy=False)
     return v / max(float(np.linalg.norm(v)), 1e-6)
 
 
