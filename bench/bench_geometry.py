@@ -1,7 +1,7 @@
 """Shoe reader accuracy and speed on shoes of other geometries than the classic one.
 
 Run: .venv/bin/python bench/bench_geometry.py [--set tuned|seen|seen-2..seen-6|held-back]
-     [--deals N] [--speed] [--turned-pass] [--rescale K,K,...]
+     [--deals N] [--speed [--parts]] [--turned-pass] [--rescale K,K,...]
 
 Each (shoe, deck) pair: teach from one easy pass on session 1 of the shoe, read ``--deals``
 shuffled hard deals of 36, each on a session of its own (the shoe set up again: a couple of
@@ -18,7 +18,9 @@ the deck turned round (``cardtable deck teach --turned``). A pair whose teaching
 multiplied by each K in turn, nothing else changed: the shoe set up again further off than a
 session's own few percent, which the reader's pose fit must find (``--deals`` deals per K).
 ``--speed`` times ShoeReader.feed per frame (one core) and `cardtable read` (a fresh process)
-against a plain decode of the same clip (a fresh process), per shoe, the classic one first.
+against a plain decode of the same clip (a fresh process), per shoe, the classic one first;
+with ``--parts`` it says instead where the reader's time goes (green strip, locate, looks,
+calibrating looks, making templates, pair tests, decisions), each as a share of decoding.
 """
 
 from __future__ import annotations
@@ -42,12 +44,13 @@ from pathlib import Path  # noqa: E402
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
+import vision.reader as reader_module  # noqa: E402
 from vision.cards import composition  # noqa: E402
 from vision.evaluate import Score, score  # noqa: E402
 from vision.footage import SHOES, Shoe, make_clip, session_geometry  # noqa: E402
-from vision.geometry import GeometryError  # noqa: E402
-from vision.profile import save_profile  # noqa: E402
-from vision.reader import ShoeReader, frames, read_frames, read_video  # noqa: E402
+from vision.geometry import GeometryError, Normaliser  # noqa: E402
+from vision.profile import DeckProfile, save_profile  # noqa: E402
+from vision.reader import ShoeReader, _Bank, frames, read_frames, read_video  # noqa: E402
 from vision.teach import TeachError, teach_from_video  # noqa: E402
 
 cv2.setNumThreads(1)
@@ -189,23 +192,77 @@ while cap.read()[0]:
 """
 
 
+def speed_clip(folder: Path, shoe: str) -> tuple[Path, DeckProfile]:
+    """The speed clip of a shoe: anglo taught from one easy pass on session 1, then four
+    shuffled hard deals of 36 on session 2, 30% of the cards turned round."""
+    cards = composition("36")
+    extra = {} if shoe == "classic" else {"shoe": shoe, "session": 1}
+    make_clip(folder / "t.mp4", "anglo", cards, "easy", seed=3, **extra)
+    profile = teach_from_video("bench", folder / "t.mp4", cards)
+    deal = cards[:]
+    random.Random(1).shuffle(deal)
+    clip = folder / "d.mp4"
+    more = {} if shoe == "classic" else {"shoe": shoe, "session": 2, "rotated": ROTATED}
+    make_clip(clip, "anglo", deal * 4, "hard", seed=4, **more)
+    return clip, profile
+
+
+# Where ShoeReader.feed spends its time (``--parts``): part name -> (owner, method). Nested
+# parts (template making inside looks, calibrating looks inside looks) are counted in both.
+PARTS = {"green strip": (Normaliser, "green"), "locate": (reader_module, "locate"),
+         "looks": (ShoeReader, "_look"), "calibrating looks": (ShoeReader, "_calibrating_look"),
+         "making templates": (_Bank, "_image"), "pair tests": (ShoeReader, "_pair_tests"),
+         "decisions": (ShoeReader, "_decide")}
+
+
+def parts(shoe: str) -> str:
+    """ShoeReader.feed's time on the speed clip, whole and per part, each as a share of a plain
+    decode of the same clip (in this process, one core): machine-independent ratios."""
+    with tempfile.TemporaryDirectory() as tmp:
+        clip, profile = speed_clip(Path(tmp), shoe)
+        decoded = list(frames(clip))
+        start = time.perf_counter()
+        for _ in frames(clip, reuse_buffer=True):  # a plain decode, as `--speed` compares with
+            pass
+        decode = time.perf_counter() - start
+        spent = dict.fromkeys(PARTS, 0.0)
+        originals = {name: getattr(owner, attr) for name, (owner, attr) in PARTS.items()}
+
+        def timed(name: str, fn):
+            def wrapper(*args, **kwargs):
+                begun = time.perf_counter()
+                try:
+                    return fn(*args, **kwargs)
+                finally:
+                    spent[name] += time.perf_counter() - begun
+            return wrapper
+
+        for name, (owner, attr) in PARTS.items():
+            setattr(owner, attr, timed(name, originals[name]))
+        try:
+            reader = ShoeReader(profile)
+            start = time.perf_counter()
+            for frame in decoded:
+                reader.feed(frame)
+            reader.finish()
+            total = time.perf_counter() - start
+        finally:
+            for name, (owner, attr) in PARTS.items():
+                setattr(owner, attr, originals[name])
+    shares = ", ".join(f"{name} {spent[name] / decode:.2f}" for name in PARTS)
+    return (f"{shoe:18s} reading / decoding {total / decode:.2f} ({len(decoded)} frames, decode "
+            f"{decode / len(decoded) * 1000:.2f} ms a frame); of a decode: {shares}")
+
+
 def speed(shoe: str, repeats: int = 3) -> str:
     """Per-frame ShoeReader.feed time (one core) and `cardtable read` (a fresh process, as a user
     runs it) against a plain OpenCV decode of the same clip in a fresh process."""
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         env = {**os.environ, "CARDTABLE_DATA_DIR": str(folder / "data")}
-        cards = composition("36")
-        extra = {} if shoe == "classic" else {"shoe": shoe, "session": 1}
-        make_clip(folder / "t.mp4", "anglo", cards, "easy", seed=3, **extra)
-        profile = teach_from_video("bench", folder / "t.mp4", cards)
+        clip, profile = speed_clip(folder, shoe)
         os.environ["CARDTABLE_DATA_DIR"] = env["CARDTABLE_DATA_DIR"]
         save_profile(profile)
-        deal = cards[:]
-        random.Random(1).shuffle(deal)
-        clip = folder / "d.mp4"
-        more = {} if shoe == "classic" else {"shoe": shoe, "session": 2, "rotated": ROTATED}
-        make_clip(clip, "anglo", deal * 4, "hard", seed=4, **more)
         decoded = list(frames(clip))
         reader = ShoeReader(profile)
         reader.feed(decoded[0])
@@ -263,6 +320,8 @@ def main() -> int:
     parser.add_argument("--deals", type=int, default=4)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--speed", action="store_true", help="time the reader per shoe instead")
+    parser.add_argument("--parts", action="store_true",
+                        help="with --speed: where the reader's time goes, as shares of a decode")
     parser.add_argument("--shoes", default=None, help="comma-separated subset of shoes")
     parser.add_argument("--decks", default=None, help="comma-separated subset of decks")
     parser.add_argument("--turned-pass", action="store_true",
@@ -277,7 +336,7 @@ def main() -> int:
         decks = tuple(d for d in decks if d[0] in args.decks.split(","))
     if args.speed:
         for shoe in ("classic", *shoes):
-            print(speed(shoe), flush=True)
+            print(parts(shoe) if args.parts else speed(shoe), flush=True)
         return 0
     jobs = [(shoe, deck, comp, args.deals, 11 + i, args.turned_pass, args.rescale)
             for i, (shoe, (deck, comp)) in enumerate((s, d) for s in shoes for d in decks)]
