@@ -868,8 +868,10 @@ class _Bank:
     """All taught corners at one scale, as rows of a matrix for one-product matching.
 
     A card's row is made when first asked for: a pose's bank (see ShoeReader._pose_bank) is
-    scored on each look's shortlist only, so most of its cards are never made. Made up front,
-    the 21 poses' banks of a 72-corner deck took 2 s and 300 MB before the first frame."""
+    scored on each look's shortlist only, so a card no look shortlists is never made (780 of
+    the 1,584 fine rows of up-big x kde-ancient-egyptians' 22 banks in a deal). Made up front,
+    the 21 poses' banks of a 72-corner deck took 2 s before the first frame, and reading one
+    deal of it peaked at 414 MB instead of 236 MB (docs/vision.md, round XII)."""
 
     def __init__(self, templates: Sequence[np.ndarray], scale: float, blur: int,
                  gray: bool = False,
