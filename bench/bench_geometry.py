@@ -208,7 +208,8 @@ def speed_clip(folder: Path, shoe: str) -> tuple[Path, DeckProfile]:
 
 
 # Where ShoeReader.feed spends its time (``--parts``): part name -> (owner, method). Nested
-# parts (template making inside looks, calibrating looks inside looks) are counted in both.
+# parts are counted in both: calibrating looks are looks, and templates are made in looks (the
+# poses' fine ones) and in the first frame (the coarse ones every calibrating look needs).
 PARTS = {"green strip": (Normaliser, "green"), "locate": (reader_module, "locate"),
          "looks": (ShoeReader, "_look"), "calibrating looks": (ShoeReader, "_calibrating_look"),
          "making templates": (_Bank, "_image"), "pair tests": (ShoeReader, "_pair_tests"),
@@ -275,7 +276,8 @@ def speed(shoe: str, repeats: int = 3) -> str:
         cmd = [sys.executable, "-m", "cardtable", "read", str(clip), "--deck", "bench"]
         # `cardtable read` as a user runs it: with the environment's own thread settings (the
         # CLI keeps BLAS to one thread itself; this bench sets it for its own process only) and
-        # with bytecode cached as on any installed machine after the first run.
+        # with bytecode cached as on any installed machine after the first run (this writes
+        # __pycache__ into the source tree, which git ignores).
         user_env = {k: v for k, v in env.items()
                     if k not in (*BLAS_THREADS, "PYTHONDONTWRITEBYTECODE")}
         user_env.update({k: v for k, v in _OWN_ENV.items() if v is not None})
@@ -321,7 +323,7 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--speed", action="store_true", help="time the reader per shoe instead")
     parser.add_argument("--parts", action="store_true",
-                        help="with --speed: where the reader's time goes, as shares of a decode")
+                        help="where the reader's time goes per shoe, as shares of a decode")
     parser.add_argument("--shoes", default=None, help="comma-separated subset of shoes")
     parser.add_argument("--decks", default=None, help="comma-separated subset of decks")
     parser.add_argument("--turned-pass", action="store_true",
@@ -334,7 +336,7 @@ def main() -> int:
         shoes = tuple(args.shoes.split(","))
     if args.decks:
         decks = tuple(d for d in decks if d[0] in args.decks.split(","))
-    if args.speed:
+    if args.speed or args.parts:
         for shoe in ("classic", *shoes):
             print(parts(shoe) if args.parts else speed(shoe), flush=True)
         return 0

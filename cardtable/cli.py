@@ -58,11 +58,12 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     # The shoe reader's matrix products are small (a few dozen templates against a few dozen
     # offsets): BLAS threads cost more to wake than they save, and the decoding thread needs the
-    # other core. Set before any command imports numpy; a value the user set stands.
+    # other core. Set before any command imports numpy; where the user set any of these, the
+    # user's setting stands (OpenBLAS reads OMP_NUM_THREADS when its own variable is unset).
     # (`cardtable read` of the classic shoe's bench clip: 1.63 s with two BLAS threads, 1.15 s
     # with one; docs/vision.md, round XII.)
-    for var in BLAS_THREADS:
-        os.environ.setdefault(var, "1")
+    if not any(var in os.environ for var in BLAS_THREADS):
+        os.environ.update(dict.fromkeys(BLAS_THREADS, "1"))
     argv = list(sys.argv[1:] if argv is None else argv)
     command = next((a for a in argv if not a.startswith("-")), None)
     args = build_parser(command).parse_args(argv)

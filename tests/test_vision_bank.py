@@ -50,6 +50,25 @@ def test_rows_do_not_depend_on_the_order_cards_are_asked_for(seed, order, gray, 
     assert np.allclose(lazy.unit(card).reshape(-1) / math.sqrt(whole.shape[1]), whole[card])
 
 
+def test_a_row_is_the_template_scaled_blurred_and_normalised():
+    """An independent reference in double precision: the template turned (as a pose's bank
+    does), shrunk by area, grey or not, blurred along the card's travel, then zero-mean per
+    channel and of unit length."""
+    templates = _templates(3)
+    for gray in (False, True):
+        bank = _Bank(templates, 0.7, 4, gray=gray, transform=_turn)
+        for card in (5, 0, 11):
+            t = _turn(templates[card])
+            t = cv2.resize(t, (round(t.shape[1] * 0.7), round(t.shape[0] * 0.7)),
+                           interpolation=cv2.INTER_AREA)
+            if gray:
+                t = cv2.cvtColor(t, cv2.COLOR_BGR2GRAY)[:, :, None]
+            t = cv2.blur(t.astype(np.float32), (1, 4)).reshape(t.shape).astype(np.float64)
+            t -= t.reshape(-1, t.shape[2]).mean(axis=0)
+            expected = t.reshape(-1) / np.linalg.norm(t)
+            assert np.allclose(bank.rows(np.array([card]))[0], expected, atol=1e-6)
+
+
 def test_the_differing_part_of_two_templates_is_the_same_each_time_it_is_asked_for():
     templates = _templates(7)
     bank = _Bank(templates, 0.7, 4)
