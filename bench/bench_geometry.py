@@ -27,7 +27,8 @@ from __future__ import annotations
 
 import os
 
-BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+from cardtable.cli import BLAS_THREADS  # imports no numpy
+
 _OWN_ENV = {var: os.environ.get(var) for var in BLAS_THREADS}
 for _var in BLAS_THREADS:
     os.environ.setdefault(_var, "1")

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import os
 
-for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+from cardtable.cli import BLAS_THREADS  # imports no numpy
+
+for _var in BLAS_THREADS:
     os.environ.setdefault(_var, "1")
 
 import argparse  # noqa: E402

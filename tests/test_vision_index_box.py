@@ -21,7 +21,7 @@ from vision.teach import (
     TeachError,
     _corner,
     _cut,
-    _learn_roi,
+    _index_box,
     teach_from_images,
     teach_from_video,
 )
@@ -58,7 +58,7 @@ def test_stills_box_takes_in_the_half_shared_ink_missed(tmp_path):
                          40 + img.shape[0] - round(STILL_CORNER * width), width)
         assert corner is not None
         corners.append(corner)
-    cut = _cut(corners, _learn_roi(corners, width), width)
+    cut = _cut(corners, _index_box(corners, width)[0], width)
     tens = [cut[CARDS.index("TC")], cut[CARDS.index("TS")]]
     assert distinctness(tens)[0] < MIN_DISTINCT
 

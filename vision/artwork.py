@@ -219,7 +219,7 @@ def card_images(deck: str, width: int = 400) -> dict[str, np.ndarray]:
             # width between the steps is cut down from the next step up, rendered once.
             step = next((s for s in KDE_WIDTHS if s >= width), width)
             crops = (_kde_crops(svg, width, codes) if step == width
-                     else dict(card_images(deck, step)))
+                     else card_images(deck, step))
         else:
             crops = _grid_crops(svg, width, codes)
         folder.parent.mkdir(parents=True, exist_ok=True)

@@ -233,18 +233,13 @@ def _ink(patch: np.ndarray) -> np.ndarray:
 Box = tuple[int, int, int, int]
 
 
-def _learn_roi(corners: list[np.ndarray], width: float) -> tuple[int, int, int, int]:
-    """Index box relative to (right edge, leading edge) from ink shared across the cards.
+def _index_box(corners: list[np.ndarray], width: float) -> tuple[Box, bool]:
+    """Index box relative to (right edge, leading edge) from ink shared across the cards, and
+    whether it took in ink beyond the marks joined to the shared ones, towards the leading edge.
 
     Shared ink near the corner is the index; big corner pips of the number cards are shared too,
     so of the shared blobs we keep the one reaching furthest into the corner.
     """
-    return _index_box(corners, width)[0]
-
-
-def _index_box(corners: list[np.ndarray], width: float) -> tuple[Box, bool]:
-    """``_learn_roi``'s box, and whether it took in ink beyond the marks joined to the shared
-    ones, towards the leading edge."""
     h, w = corners[0].shape[:2]
     frac = np.mean([_ink(c) for c in corners], axis=0)
     below = round(BELOW * width)
@@ -288,7 +283,6 @@ def _index_box(corners: list[np.ndarray], width: float) -> tuple[Box, bool]:
     return (int(x0 - (w - 1)), int(y0 - top), int(x1 - (w - 1)), int(y1 - top)), extended
 
 
-
 def _cut(corners: list[np.ndarray], box: Box, width: float) -> list[np.ndarray]:
     """The index box of each corner (``box`` relative to the right edge and leading edge)."""
     x0, y0, x1, y1 = box
@@ -315,7 +309,7 @@ def _grow_roi(box: Box, corners: list[np.ndarray], codes: list[str], width: floa
     h, w = corners[0].shape[:2]
     top = h - round(BELOW * width)
     inside = np.zeros((h, w), bool)
-    inside[: top - 2, : w - 8] = True  # as in _learn_roi
+    inside[: top - 2, : w - 8] = True  # as in _index_box
     soft = [cv2.blur(_ink(c).astype(np.float32), (5, 5)) for c in corners]
     cards = [(i, c[0], c[1]) for i, c in enumerate(codes) if c not in JOKERS]
     kinds: dict[str, np.ndarray] = {}
