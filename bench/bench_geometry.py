@@ -51,8 +51,9 @@ from vision.evaluate import Score, score  # noqa: E402
 from vision.footage import SHOES, Shoe, make_clip, session_geometry  # noqa: E402
 from vision.geometry import GeometryError, Normaliser  # noqa: E402
 from vision.profile import DeckProfile, save_profile  # noqa: E402
-from vision.reader import ShoeReader, _Bank, frames, read_frames, read_video  # noqa: E402
+from vision.reader import ShoeReader, _Bank, read_frames, read_video  # noqa: E402
 from vision.teach import TeachError, teach_from_video  # noqa: E402
+from vision.video import frames  # noqa: E402
 
 cv2.setNumThreads(1)
 
@@ -293,7 +294,7 @@ def speed(shoe: str, repeats: int = 3) -> str:
             subprocess.run(cmd, check=True, env=user_env, capture_output=True)
             wall.append(time.perf_counter() - start)
             start = time.perf_counter()
-            list(read_video(clip, profile))  # decoded ahead in a thread (vision.decode)
+            list(read_video(clip, profile))  # decoded ahead in a thread (vision.video)
             inner.append(time.perf_counter() - start)
             start = time.perf_counter()
             list(read_frames(frames(clip, reuse_buffer=True), profile))  # decode, read in turn

@@ -34,8 +34,8 @@ import numpy as np  # noqa: E402
 from vision import geometry, locate  # noqa: E402
 from vision.cards import composition  # noqa: E402
 from vision.footage import make_clip  # noqa: E402
-from vision.reader import frames  # noqa: E402
 from vision.teach import teach_from_video  # noqa: E402
+from vision.video import frames  # noqa: E402
 
 cv2.setNumThreads(1)
 ROOT = Path(__file__).resolve().parent.parent

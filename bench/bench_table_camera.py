@@ -37,11 +37,11 @@ import numpy as np  # noqa: E402
 from vision.cards import composition  # noqa: E402
 from vision.footage import make_clip  # noqa: E402
 from vision.profile import save_profile  # noqa: E402
-from vision.reader import frames  # noqa: E402
 from vision.table.evaluate import TableScore, run_clip, score  # noqa: E402
 from vision.table.footage import make_table_clip  # noqa: E402
 from vision.table.reader import TableReader  # noqa: E402
 from vision.teach import teach_from_video  # noqa: E402
+from vision.video import frames  # noqa: E402
 
 cv2.setNumThreads(1)
 TUNED = [("Атласные", "36j"), ("anglo", "36"), ("simplistic", "36")]

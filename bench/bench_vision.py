@@ -35,8 +35,9 @@ from vision.cards import composition  # noqa: E402
 from vision.evaluate import accuracy_run, score  # noqa: E402
 from vision.footage import make_clip  # noqa: E402
 from vision.profile import save_profile  # noqa: E402
-from vision.reader import ShoeReader, frames, read_video  # noqa: E402
+from vision.reader import ShoeReader, read_video  # noqa: E402
 from vision.teach import teach_from_video  # noqa: E402
+from vision.video import frames  # noqa: E402
 
 cv2.setNumThreads(1)
 DECK, COMP = "Атласные", "36j"

@@ -127,7 +127,7 @@ def _replay_bundle(args: argparse.Namespace) -> Bundle:
 def _loose_clip(clip: Path, link: Path) -> list[float]:
     """A clip given on the command line, linked into the replay's folder: its frame times from
     CLIP.times.json beside it, else one frame every 1/30 s."""
-    from vision.reader import VideoError, frame_count
+    from vision.video import VideoError, frame_count
 
     if not clip.is_file():
         raise BundleError(f"no such video: {clip}")
@@ -149,7 +149,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from controller.log import GameLog, LogError
     from controller.table import SimulatedTable
     from vision.profile import ProfileError
-    from vision.reader import VideoError
+    from vision.video import VideoError
 
     try:
         bundle = _replay_bundle(args)
@@ -169,7 +169,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         if args.progress:
             from tqdm import tqdm
 
-            from vision.reader import frame_count
+            from vision.video import frame_count
 
             with contextlib.suppress(VideoError):
                 total = frame_count(bundle.shoe) + len(bundle.table_times)
@@ -263,7 +263,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         return cmd_run_live(args)
     args.host = args.host or "127.0.0.1"
     args.port = args.port or 8000
-    from vision.reader import VideoError, frame_count
+    from vision.video import VideoError, frame_count
 
     try:
         bundle = load_bundle(args.bundle or DEFAULT_BUNDLE)

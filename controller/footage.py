@@ -42,13 +42,13 @@ from engine.registry import game_class
 from engine.view import table_view
 from vision.footage import FACE_DOWN, FPS, make_clip
 from vision.profile import DeckProfile, ProfileError
-from vision.reader import VideoError, frame_count
-from vision.reader import frames as video_frames
 from vision.table.faces import Faces, FacesError, build_faces, read_faces, save_faces
 from vision.table.footage import FRAME_H as TABLE_FRAME_H
 from vision.table.footage import FRAME_W as TABLE_FRAME_W
 from vision.table.timeline import CameraLog, SessionCamera
 from vision.teach import teach_from_video
+from vision.video import VideoError, frame_count
+from vision.video import frames as video_frames
 
 BUNDLES = Path(__file__).parent / "data"
 DEFAULT_BUNDLE = BUNDLES / "belot2"
@@ -319,8 +319,29 @@ def teach_deck(deck_art: str, composition: str = "36", seed: int = 0) -> tuple[D
         clip = Path(teach_dir) / "teach.mp4"
         codes = vision_composition(composition)
         make_clip(clip, deck_art, codes, "easy", seed=seed)
-        profile = teach_from_video(deck_art, clip, codes)
+        profile = verify_deck(teach_from_video(deck_art, clip, codes), deck_art, composition,
+                              seed)
         return profile, build_faces(profile, clip)
+
+
+def verify_deck(profile: DeckProfile, deck_art: str, composition: str = "36", seed: int = 0
+                ) -> DeckProfile:
+    """``profile`` with its self-check, as `cardtable deck teach --verify` gives it: its teaching
+    pass (made again from ``seed``) and a second pass of the deck shuffled, read with it."""
+    from vision.cards import composition as vision_composition
+    from vision.verify import verify
+
+    with tempfile.TemporaryDirectory() as folder:
+        teach, again = Path(folder) / "teach.mp4", Path(folder) / "verify.mp4"
+        codes = vision_composition(composition)
+        make_clip(teach, deck_art, codes, "easy", seed=seed)
+        shuffled = codes[:]
+        random.Random(seed + 1).shuffle(shuffled)
+        make_clip(again, deck_art, shuffled, "normal", seed=seed + 1)
+        checked = verify(profile, teach, codes, [again])
+    for check in checked.passes:  # the clips were temporary: say what they were instead
+        check.what = f"{check.what.split(' /')[0]} (synthetic, {deck_art}, seed {seed})"
+    return profile.model_copy(update={"verification": checked})
 
 
 def save_table_faces(path: Path, faces: Faces) -> None:

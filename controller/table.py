@@ -28,7 +28,7 @@ from controller.core import Controller
 from controller.footage import Bundle, timed_frames
 from controller.inputs import Button, CameraNote, ShoeCard, parse_input
 from engine.view import current_trick
-from vision.cards import ReaderFlag, is_card_code
+from vision.cards import UNKNOWN, ReaderFlag, is_card_code
 from vision.reader import CardEvent, ShoeReader
 from vision.table.reader import Flag, Placed, Removed, TableEvent, TableReader
 
@@ -38,10 +38,19 @@ PRESS_TIMEOUT_S = 2.0  # a press the bridge lost is given up on after this long
 REFEED_S = 3.0  # on resume, frames this far before the last logged input are read again
 
 
-def shoe_input(ev: CardEvent, t: float) -> ShoeCard:
-    return ShoeCard(card=ev.card, confidence=ev.confidence,
-                    candidates=[c for c, _s in ev.candidates][:8], seen_twice=ev.seen_twice,
-                    flag=ev.flag, frame=ev.frame, t=round(t, 4))
+# A deck profile that has not passed its self-check (``vision.verify``) is trusted only this far:
+# a card named below it waits for the organiser's confirmation, the reader's pick first.
+UNVERIFIED_BAR = 0.99
+
+
+def shoe_input(ev: CardEvent, t: float, verified: bool = True) -> ShoeCard:
+    candidates = [c for c, _s in ev.candidates][:8]
+    card, flag = ev.card, ev.flag
+    if not verified and card != UNKNOWN and ev.confidence < UNVERIFIED_BAR:
+        candidates = [card, *(c for c in candidates if c != card)][:8]
+        card, flag = UNKNOWN, ReaderFlag.UNVERIFIED_PROFILE
+    return ShoeCard(card=card, confidence=ev.confidence, candidates=candidates,
+                    seen_twice=ev.seen_twice, flag=flag, frame=ev.frame, t=round(t, 4))
 
 
 @dataclass
@@ -97,6 +106,14 @@ class ShoeLoop:
         self.latencies: list[float] = []  # card decided -> controller committed, seconds
         self._deal_at: tuple[int, Any] = (-1, None)
         self.deal = self.current_deal()
+        # The organiser sees whether the deck's readings are trusted (admin page, devices).
+        profile = reader.profile
+        check = profile.verification
+        controller.set_device("deck", {
+            "state": "verified" if profile.verified else "unverified", "name": profile.name,
+            "detail": "" if profile.verified else
+            (check.why if check is not None else "never checked") + "; every card read below "
+            f"{UNVERIFIED_BAR} is confirmed on this page"})
 
     def current_deal(self) -> tuple[Any, Any]:
         """(deal, Durak game number) now; looked up again only when the log moved on."""
@@ -127,7 +144,7 @@ class ShoeLoop:
         if self.skip(ev, t):
             return
         decided = time.monotonic()
-        self.controller.submit(shoe_input(ev, t))
+        self.controller.submit(shoe_input(ev, t, self.reader.profile.verified))
         self.latencies.append(time.monotonic() - decided)
 
     def finish(self, t: float) -> None:

@@ -9,7 +9,8 @@ them all, ``report()`` prints them, and the exit status is non-zero when any fai
 Checks: the GPIO pin factory can be imported and the configured pins claimed; each camera
 delivers frames at its configured rate within a short window (files: frames at all); the table
 camera sees the play area (its calibration fits its frames, or all four ArUco markers are in
-view) and the deck has the table reader's face strips; each panel
+view) and the deck has the table reader's face strips; the shoe's deck is taught and verified;
+each panel
 of ``[panels]`` answers with its firmware version through a ``PanelBridge``; the web port is free;
 the data directory is writable and has room for the footage budget.
 """
@@ -37,7 +38,7 @@ SPARE_MB = 200  # free space wanted beyond the footage budget (the game log, the
 
 @dataclass
 class Check:
-    kind: str  # gpio, camera, panel, web, data
+    kind: str  # gpio, camera, deck, panel, web, data
     name: str
     ok: bool
     detail: str
@@ -176,6 +177,30 @@ def check_table_view(cfg: TableConfig, frame: np.ndarray) -> Check:
     return Check("camera", label, True, f"{seen}; deck {cfg.table.deck!r} readable on the table")
 
 
+def check_shoe_deck(cfg: TableConfig) -> Check:
+    """The shoe reader's deck is taught, and verified by its self-check (``vision.verify``): an
+    unverified deck makes the table ask the organiser to confirm every card it is unsure of."""
+    from vision.profile import ProfileError, load_profile
+
+    name = cfg.table.deck
+    try:
+        profile = load_profile(name)
+    except ProfileError as exc:
+        return Check("deck", name, False, str(exc),
+                     f"teach it: cardtable deck teach {name} --video PASS.mp4 "
+                     "--verify SHUFFLED_PASS.mp4")
+    fix = (f"deal the deck through the shoe again, shuffled, and run: cardtable deck verify "
+           f"{name} --video PASS.mp4")
+    if profile.verification is None:
+        return Check("deck", name, False, "taught but never checked: the table asks to confirm "
+                     "every card the reader is not sure of", fix)
+    if not profile.verified:
+        return Check("deck", name, False, f"unverified ({profile.verification.why}): the table "
+                     "asks to confirm every card the reader is not sure of", fix)
+    figures = ", ".join(f"{c.read}/{c.cards}" for c in profile.verification.passes)
+    return Check("deck", name, True, f"verified {profile.verification.checked} (read {figures})")
+
+
 def annotate(frame: np.ndarray, name: str) -> np.ndarray:
     """A copy of ``frame`` with the card the shoe reader's locator finds drawn on it."""
     import cv2
@@ -291,7 +316,7 @@ def check_data(cfg: TableConfig) -> Check:
 def run_checks(cfg: TableConfig, *, snapshot_dir: Path | None = None,
                camera_window_s: float = CAMERA_WINDOW_S,
                panel_wait_s: float = PANEL_WAIT_S) -> list[Check]:
-    """Every check, in order: GPIO, cameras, panels, web, data."""
+    """Every check, in order: GPIO, cameras, the shoe's deck, panels, web, data."""
     checks = [check_gpio(cfg)]
     if not cfg.cameras:
         checks.append(Check("camera", "cameras", False, "no camera configured",
@@ -306,6 +331,8 @@ def run_checks(cfg: TableConfig, *, snapshot_dir: Path | None = None,
         except Exception as exc:  # a check must report, never crash the doctor
             checks.append(Check("camera", name, False, f"check failed: {exc}",
                                 "see the log; report it"))
+    if "shoe" in cfg.cameras:
+        checks.append(check_shoe_deck(cfg))
     checks += check_panels(cfg, panel_wait_s)
     checks.append(check_web(cfg))
     checks.append(check_data(cfg))

@@ -16,7 +16,8 @@ import pytest
 
 from hardware.camera import Camera, CameraError, FileCamera, V4L2Camera, open_camera
 from hardware.config import CameraConfig
-from vision.reader import ShoeReader, frames
+from vision.reader import ShoeReader
+from vision.video import frames
 
 DURAK = Path(__file__).resolve().parents[1] / "controller" / "data" / "durak2"
 

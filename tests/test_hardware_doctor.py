@@ -66,7 +66,24 @@ def sims():
         yield table
 
 
-def test_all_devices_ok(tmp_path: Path, sims, capsys) -> None:
+def _club_deck(home: Path, monkeypatch, verified: bool | None = True) -> None:
+    """The bundled deck profile as the config's deck (``club-deck``); ``verified=False``: its
+    self-check failed, None: never checked."""
+    from vision.profile import DeckProfile, save_profile
+
+    monkeypatch.setenv("CARDTABLE_DATA_DIR", str(home))
+    profile = DeckProfile.model_validate_json((DURAK.parent / "deck.json").read_bytes())
+    check = profile.verification
+    assert check is not None and check.verified  # the bundle's deck passed its self-check
+    if verified is None:
+        check = None
+    elif not verified:
+        check = check.model_copy(update={"verified": False, "why": "too dark"})
+    save_profile(profile.model_copy(update={"name": "club-deck", "verification": check}))
+
+
+def test_all_devices_ok(tmp_path: Path, sims, capsys, monkeypatch) -> None:
+    _club_deck(tmp_path / "home", monkeypatch)
     cfg = write_config(tmp_path / "t.toml", sims.config, data_dir=tmp_path / "data",
                        port=free_port())
     snaps = tmp_path / "snaps"
@@ -81,12 +98,14 @@ def test_all_devices_ok(tmp_path: Path, sims, capsys) -> None:
         assert f"firmware {SIM_FIRMWARE}" in by[("panel", f"seat {seat} (sim-seat-{seat})")][
             "detail"]
     assert "frames of 640x480" in by[("camera", "shoe (file)")]["detail"]
+    assert by[("deck", "club-deck")]["detail"].startswith("verified ")
     assert (tmp_path / "data").is_dir()
     snap = cv2.imread(str(snaps / "shoe.png"))
     assert snap is not None and snap.shape == (480, 640, 3)
 
 
-def test_one_broken_device_of_each_kind(tmp_path: Path, sims, capsys) -> None:
+def test_one_broken_device_of_each_kind(tmp_path: Path, sims, capsys, monkeypatch) -> None:
+    _club_deck(tmp_path / "home", monkeypatch)
     blocker = tmp_path / "not-a-dir"
     blocker.write_text("x")
     with socket.socket() as taken:
@@ -132,13 +151,10 @@ def test_missing_footage_and_bad_config(tmp_path: Path, sims, capsys) -> None:
 @pytest.mark.parametrize("faces", [True, False], ids=["taught", "no-face-strips"])
 def test_table_camera_view_and_deck(tmp_path: Path, sims, capsys, monkeypatch, faces) -> None:
     """The overhead camera's check: the play area's markers in view, the deck readable there."""
-    from vision.profile import DeckProfile, save_profile
     from vision.table.faces import faces_path
 
-    monkeypatch.setenv("CARDTABLE_DATA_DIR", str(tmp_path / "home"))
+    _club_deck(tmp_path / "home", monkeypatch)
     bundled = DURAK.parent
-    save_profile(DeckProfile.model_validate_json((bundled / "deck.json").read_bytes())
-                 .model_copy(update={"name": "club-deck"}))
     if faces:
         faces_path("club-deck").write_bytes((bundled / "deck.table.npz").read_bytes())
     cfg = write_config(tmp_path / "t.toml", PanelConfig(), data_dir=tmp_path / "d",
@@ -178,3 +194,29 @@ def test_table_camera_calibrated_for_another_camera(tmp_path: Path, sims, capsys
     assert "FAIL camera table view: the calibration is for a 1920x1080 camera but the frames " \
            "are 1280x720" in out
     assert "cardtable table calibrate" in out
+
+
+@pytest.mark.parametrize("verified", [False, None], ids=["unverified", "never-checked"])
+def test_a_shoe_deck_not_verified_is_a_problem_with_its_fix(tmp_path: Path, capsys, monkeypatch,
+                                                             verified) -> None:
+    _club_deck(tmp_path / "home", monkeypatch, verified)
+    cfg = write_config(tmp_path / "t.toml", PanelConfig(), data_dir=tmp_path / "d",
+                       port=free_port())
+    assert main(["doctor", "--config", str(cfg), "--camera-window", "0.3",
+                 "--panel-wait", "1"]) == 1
+    out = capsys.readouterr().out
+    line = next(x for x in out.splitlines() if "deck club-deck" in x)
+    assert line.startswith("FAIL") and "confirm every card" in line, out
+    assert ("too dark" in line) == (verified is False)
+    assert "cardtable deck verify club-deck --video PASS.mp4" in out
+
+
+def test_a_shoe_deck_not_taught_is_a_problem(tmp_path: Path, capsys, monkeypatch) -> None:
+    monkeypatch.setenv("CARDTABLE_DATA_DIR", str(tmp_path / "empty-home"))
+    cfg = write_config(tmp_path / "t.toml", PanelConfig(), data_dir=tmp_path / "d",
+                       port=free_port())
+    assert main(["doctor", "--config", str(cfg), "--camera-window", "0.3",
+                 "--panel-wait", "1"]) == 1
+    out = capsys.readouterr().out
+    assert "FAIL deck club-deck: no deck profile called 'club-deck'" in out
+    assert "cardtable deck teach club-deck" in out

@@ -13,11 +13,11 @@ from controller.inputs import Placed as PlacedInput
 from controller.inputs import Removed as RemovedInput
 from controller.inputs import parse_input
 from vision.cards import UNKNOWN, composition
-from vision.reader import frames
 from vision.table.calibrate import CalibrationError, calibrate_image
 from vision.table.evaluate import LATE_FRAMES, run_clip, score
 from vision.table.footage import FACE_DOWN, make_scripted_clip
 from vision.table.reader import Flag, Placed, Removed, TableReader
+from vision.video import frames
 
 TRICK_CARDS = ["7C", "QS", "TH", "AD", "9S", "8H"]
 pytestmark = pytest.mark.timeout(1200)  # the first test makes the shared clips

@@ -22,9 +22,9 @@ from controller.inputs import Button, ShoeCard
 from controller.table import TableLoop
 from engine.playout import deal_hands
 from engine.registry import game_class
-from vision.reader import frames
 from vision.table.reader import TableReader
 from vision.table.timeline import SessionCamera
+from vision.video import frames
 
 ROOT = Path(__file__).resolve().parents[1]
 # Seat 0 holds the lowest trump (6H; KH is turned) and attacks first (RULES.md §2).
@@ -189,6 +189,6 @@ def test_replay_names_an_unreadable_table_clip(tmp_path: Path) -> None:
 
 
 def _frames(clip: Path) -> int:
-    from vision.reader import frame_count
+    from vision.video import frame_count
 
     return frame_count(clip)

@@ -11,8 +11,9 @@ from vision.cards import UNKNOWN, composition
 from vision.evaluate import score
 from vision.footage import make_clip
 from vision.profile import ProfileError, load_profile, save_profile
-from vision.reader import VideoError, read_video
+from vision.reader import read_video
 from vision.teach import TeachError, teach_from_video
+from vision.video import VideoError
 
 DECK = "Атласные"
 

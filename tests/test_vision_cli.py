@@ -104,13 +104,33 @@ def _one_line_error(err: str) -> str:
 @pytest.mark.parametrize("cards", [
     "6C," * 35 + "6C",  # one card 36 times
     ",".join([*composition("36")[:-1], "6C"]),  # 36 cards, one of them twice
-    ",".join(composition("32")[:-1]),  # 31 cards for a 36 (default) composition
 ])
-def test_teach_refuses_duplicates_and_wrong_lengths(teach_clip, capsys, cards):
+def test_teach_refuses_duplicates(teach_clip, capsys, cards):
     assert main(["deck", "teach", "dup", "--video", str(teach_clip), "--cards", cards]) == 2
-    line = _one_line_error(capsys.readouterr().err)
-    assert "more than once" in line or "has 36" in line
+    assert "more than once" in _one_line_error(capsys.readouterr().err)
     assert list_profiles() == []
+
+
+def test_a_card_list_shorter_than_the_pass_is_refused_by_what_the_pass_shows(teach_clip, capsys):
+    # The list is the pass (no composition is assumed): 31 codes for a pass of 32 cards.
+    cards = ",".join(composition("32")[:-1])
+    assert main(["deck", "teach", "short", "--video", str(teach_clip), "--cards", cards]) == 2
+    line = _one_line_error(capsys.readouterr().err)
+    assert "32" in line and "31" in line, line
+    assert list_profiles() == []
+
+
+def test_a_card_list_defines_the_pass_without_a_composition(tmp_path, capsys):
+    # 36 cards and two jokers: the list alone says so (it was refused as "composition 36").
+    cards = composition("38")
+    clip = tmp_path / "pass38.mp4"
+    assert main(["footage", "make", str(clip), "--deck", DECK, "--cards", ",".join(cards),
+                 "--difficulty", "easy", "--seed", "5"]) == 0
+    capsys.readouterr()
+    assert main(["deck", "teach", "with-jokers", "--video", str(clip),
+                 "--cards", ",".join(cards)]) == 0, capsys.readouterr().err
+    assert "38 cards" in capsys.readouterr().out
+    assert json.loads(profile_path("with-jokers").read_text())["cards"][-1]["code"] == cards[-1]
 
 
 def test_teach_refuses_a_list_not_matching_the_composition(teach_clip, capsys):

@@ -19,8 +19,9 @@ from vision.evaluate import score
 from vision.footage import SHOES, Truth, make_clip, place, session_geometry
 from vision.geometry import DEFAULT_GEOMETRY, GeometryError, ShoeGeometry, learn_geometry
 from vision.profile import DeckProfile
-from vision.reader import GEOMETRY_CHANGED, frames, read_video
+from vision.reader import GEOMETRY_CHANGED, read_video
 from vision.teach import TeachError, teach_from_video
+from vision.video import frames
 
 CARDS = composition("36")[:12]  # 6..A of clubs, 6..8 of diamonds: small but mixed
 

@@ -28,7 +28,8 @@ from vision.geometry import (
     learn_geometry,
 )
 from vision.locate import locate
-from vision.reader import frames, read_video
+from vision.reader import read_video
+from vision.video import frames
 
 CARDS = composition("36")[:10]
 

@@ -21,8 +21,9 @@ import pytest
 from vision.cards import composition
 from vision.evaluate import score
 from vision.footage import SHOES, Shoe, make_clip, session_geometry
-from vision.reader import ShoeReader, frames
+from vision.reader import ShoeReader
 from vision.teach import teach_from_video
+from vision.video import frames
 
 CARDS = composition("36")
 

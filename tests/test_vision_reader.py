@@ -9,8 +9,9 @@ import pytest
 from vision.cards import UNKNOWN, composition
 from vision.evaluate import LATE_FRAMES, score
 from vision.footage import make_clip, write_stills
-from vision.reader import ShoeReader, frames, read_video
+from vision.reader import ShoeReader, read_video
 from vision.teach import TeachError, teach_from_images, teach_from_video
+from vision.video import frames
 
 DECK = "Атласные"
 

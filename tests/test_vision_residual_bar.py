@@ -18,7 +18,8 @@ from _shoe_deal import teach_and_deal
 
 from vision.cards import composition
 from vision.evaluate import score
-from vision.reader import MAX_RESIDUAL, RESIDUAL_CAP, ShoeReader, frames
+from vision.reader import MAX_RESIDUAL, RESIDUAL_CAP, ShoeReader
+from vision.video import frames
 
 
 def _read(tmp_path, shoe, deck, taught, seed, k):

@@ -8,7 +8,7 @@ readers work in plain code strings; ``??`` is the code of a card that could not 
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import get_args
+from typing import cast, get_args
 
 from engine import cards as _engine
 
@@ -30,6 +30,7 @@ class ReaderFlag(StrEnum):
     INDEX_NOT_SEEN = "index not seen"
     UNKNOWN_FACE = "not a known card face"
     GEOMETRY_CHANGED = "shoe geometry changed, teach again or recalibrate"
+    UNVERIFIED_PROFILE = "deck not verified: confirm every card the reader is unsure of"
     # table reader
     TWO_AT_ONCE = "two cards at once from one seat"
     REMOVED_EARLY = "removed before the trick was complete"
@@ -57,7 +58,7 @@ def composition(name: str) -> list[str]:
     (``36j``: the 36-card joker pack, whose jokers replace the two black sixes; ``38``: 36 + 2)."""
     if name not in COMPOSITIONS:
         raise ValueError(f"unknown composition {name!r}; choose one of {', '.join(COMPOSITIONS)}")
-    return [c.code for c in _engine.composition(name)]  # type: ignore[arg-type]
+    return [c.code for c in _engine.composition(name)]
 
 
 def parse_card_list(text: str) -> list[str]:
@@ -80,7 +81,7 @@ def parse_card_list(text: str) -> list[str]:
 def check_card_list(codes: list[str], expected: int | None = None, what: str = "") -> list[str]:
     """Refuse a teaching card list with a card twice or (with ``expected``) of the wrong length."""
     seen: set[str] = set()
-    twice = [c for c in codes if c in seen or seen.add(c)]
+    twice = [c for c in codes if c in seen or cast(None, seen.add(c))]
     if twice:
         raise ValueError(f"the card list names {', '.join(dict.fromkeys(twice))} more than once; "
                          f"every card of the deck must appear exactly once")

@@ -18,6 +18,7 @@ from vision.profile import (
     load_profile,
     profile_path,
     save_profile,
+    verification_word,
 )
 
 SHEET_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp")
@@ -36,40 +37,72 @@ def _cards_from(args: argparse.Namespace) -> list[str]:
 
 # -- deck -------------------------------------------------------------------------------------
 def _deck_teach(args: argparse.Namespace) -> int:
-    from vision.reader import VideoError
     from vision.teach import TeachError, teach_from_images, teach_from_video
+    from vision.verify import VerifyError, report, verify
+    from vision.video import VideoError, open_video
 
     if bool(args.video) == bool(args.images):
         return _fail("give exactly one of --video PATH or --images DIR")
     if args.turned and not args.video:
         return _fail("--turned is a second pass through the shoe: give it with --video PATH")
+    if args.verify and not args.video:
+        return _fail("--verify checks a deck taught from a pass: give it with --video PATH")
     try:
         check_name(args.name)
         if args.cards:
-            # A pass holds every card once: a list with a card twice (or of another length than
-            # the composition) would teach wrong templates and read them confidently.
-            comp = args.composition or (None if args.images else "36")
+            # The list is the pass: every card once, in the order dealt (a card twice would teach
+            # wrong templates and read them confidently). A composition given as well must agree.
+            comp = args.composition
             check_card_list(parse_card_list(args.cards),
                             len(composition(comp)) if comp else None,
                             f"composition {comp}" if comp else "")
+        for extra in args.verify:
+            open_video(Path(extra)).release()  # an unreadable pass fails before teaching
         if args.images:
             codes = _cards_from(args) if (args.cards or args.composition) else None
             profile = teach_from_images(args.name, Path(args.images), codes)
+            checked = None
         else:
-            profile = teach_from_video(args.name, Path(args.video), _cards_from(args),
-                                       Path(args.turned) if args.turned else None)
+            order = _cards_from(args)
+            turned_pass = Path(args.turned) if args.turned else None
+            profile = teach_from_video(args.name, Path(args.video), order, turned_pass)
+            print(f"learned deck {args.name!r}: {len(profile.cards)} cards; checking it ...",
+                  file=sys.stderr, flush=True)
+            checked = verify(profile, Path(args.video), order, [Path(v) for v in args.verify],
+                             turned_pass)
+            profile = profile.model_copy(update={"verification": checked})
         existed = profile_path(args.name).exists()
         path = save_profile(profile)
-    except (TeachError, VideoError, ProfileError, ValueError) as exc:
-        return _fail(str(exc))
+    except (TeachError, VerifyError, VideoError, ProfileError, ValueError) as exc:
+        return _fail(f"{exc}; nothing saved" if isinstance(exc, VerifyError) else str(exc))
     verb = "replaced" if existed else "saved"
     turned = ""
     if args.turned:
         turned = (f", {len(profile.turned)} of them also turned round (their two corners differ)"
                   if profile.turned else
                   "; the turned pass showed the same corners as the first, so nothing was added")
-    print(f"learned deck {args.name!r}: {len(profile.cards)} cards{turned}; {verb} {path}")
+    status = "" if checked is None else (" (verified)" if profile.verified else " (UNVERIFIED)")
+    print(f"learned deck {args.name!r}: {len(profile.cards)} cards{turned}; {verb} {path}"
+          f"{status}")
+    for line in report(checked) if checked is not None else ():
+        print(line)
     return 0
+
+
+def _deck_verify(args: argparse.Namespace) -> int:
+    from vision.verify import VerifyError, report, verify
+    from vision.video import VideoError
+
+    try:
+        profile = load_profile(args.name)
+        checked = verify(profile, None, None, [Path(v) for v in args.video])
+        path = save_profile(profile.model_copy(update={"verification": checked}))
+    except (VerifyError, VideoError, ProfileError) as exc:
+        return _fail(str(exc))
+    for line in report(checked):
+        print(line)
+    print(f"saved {path}")
+    return 0 if checked.verified else 1
 
 
 def _deck_list(args: argparse.Namespace) -> int:
@@ -84,7 +117,8 @@ def _deck_list(args: argparse.Namespace) -> int:
             print(f"{name}\tCORRUPT\t{exc}")
             continue
         turned = f" (+{len(p.turned)} turned)" if p.turned else ""
-        print(f"{name}\t{len(p.cards)} cards{turned}\ttaught {p.created} from {p.source}")
+        print(f"{name}\t{len(p.cards)} cards{turned}\t{verification_word(p)}\t"
+              f"taught {p.created} from {p.source}")
     return 0
 
 
@@ -117,13 +151,17 @@ def _deck_show(args: argparse.Namespace) -> int:
         codes += f"; turned corners of {' '.join(c.code for c in profile.turned)}"
     print(f"{args.name}: {len(profile.cards)} cards ({codes}), taught {profile.created} "
           f"from {profile.source}\nshoe: {profile.geometry.describe()}\n"
+          f"check: {verification_word(profile)}"
+          + (f" ({profile.verification.why})" if profile.verification and
+             profile.verification.why else "") + "\n"
           f"contact sheet: {out}\ngeometry: {picture}")
     return 0
 
 
 # -- read -------------------------------------------------------------------------------------
 def _read(args: argparse.Namespace) -> int:
-    from vision.reader import VideoError, read_video
+    from vision.reader import read_video
+    from vision.video import VideoError
 
     try:
         profile = load_profile(args.deck)
@@ -185,7 +223,8 @@ def _footage_decks(args: argparse.Namespace) -> int:
 
 
 def _add_card_choice(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--cards", help="comma-separated card codes in pass order, e.g. 7C,8C,BJ")
+    p.add_argument("--cards", help="comma-separated card codes in pass order, e.g. 7C,8C,BJ "
+                                   "(the list is the deck: no --composition needed)")
     p.add_argument("--composition", choices=COMPOSITIONS, default=None,
                    help="deck composition in standard order (default 36)")
 
@@ -201,8 +240,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     teach.add_argument("--turned", metavar="VIDEO",
                        help="clip of a second pass, the deck turned round (same order): for "
                             "decks whose court cards are drawn once, not mirrored")
+    teach.add_argument("--verify", metavar="VIDEO", action="append", default=[],
+                       help="clip of the deck dealt again, shuffled: read with the new profile "
+                            "to verify it (repeatable; without one the profile is unverified)")
     _add_card_choice(teach)
     teach.set_defaults(func=_deck_teach)
+
+    check = dsub.add_parser("verify", help="check a taught deck on a new pass (the shoe set up "
+                                           "again, say) and save the verdict")
+    check.add_argument("name")
+    check.add_argument("--video", action="append", required=True, metavar="VIDEO",
+                       help="clip of the whole deck dealt in any order (repeatable)")
+    check.set_defaults(func=_deck_verify)
 
     dlist = dsub.add_parser("list", help="list taught decks")
     dlist.set_defaults(func=_deck_list)

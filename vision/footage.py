@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import random
+import typing
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -270,7 +271,7 @@ def make_clip(
 
     cv2.setRNGSeed(seed)
     noise = np.empty((FRAME_H, FRAME_W, 3), np.float32)
-    writer = cv2.VideoWriter(str(out), cv2.VideoWriter_fourcc(*"mp4v"), FPS, (FRAME_W, FRAME_H))
+    writer = cv2.VideoWriter(str(out), cv2.VideoWriter_fourcc(*"mp4v"), FPS, (FRAME_W, FRAME_H))  # type: ignore[attr-defined]
     if not writer.isOpened():
         raise RuntimeError(f"cannot write video {out}")
     truth = Truth(deck=deck, difficulty=difficulty, seed=seed, frames=0, fps=FPS,
@@ -290,8 +291,8 @@ def make_clip(
                 if 0 <= y < FRAME_H + it["img"].shape[0]:
                     speed = it["speed"] if idle <= 0 else 0.0
                     break
-            layer = np.zeros((FRAME_H, FRAME_W, 3), np.float32)
-            alpha = np.zeros((FRAME_H, FRAME_W), np.float32)
+            layer: np.ndarray = np.zeros((FRAME_H, FRAME_W, 3), np.float32)
+            alpha: np.ndarray = np.zeros((FRAME_H, FRAME_W), np.float32)
             for i, it in enumerate(items):
                 img = it["img"]
                 h, w = img.shape[:2]
@@ -318,11 +319,11 @@ def make_clip(
                 alpha = cv2.blur(alpha, (1, blur))
             frame = layer + glare * alpha[:, :, None] + background * (1.0 - alpha[:, :, None])
             frame *= light
-            cv2.randn(noise, 0.0, d.noise)  # several times faster than numpy's normal()
+            cv2.randn(noise, 0.0, d.noise)  # type: ignore[call-overload]  # several times faster than numpy's normal()
             frame += noise
             frame8 = np.clip(frame, 0, 255).astype(np.uint8)
             ok, buf = cv2.imencode(".jpg", frame8, [cv2.IMWRITE_JPEG_QUALITY, d.jpeg])
-            writer.write(cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else frame8)
+            writer.write(typing.cast(np.ndarray, cv2.imdecode(buf, cv2.IMREAD_COLOR)) if ok else frame8)
             frame_no += 1
             if idle > 0:
                 idle -= 1
@@ -531,7 +532,7 @@ def _make_shoe_clip(out: Path, deck: str, cards: list[str], difficulty: str, see
     glare = _glare(nrng, d)
     cv2.setRNGSeed(seed)
     noise = np.empty((FRAME_H, FRAME_W, 3), np.float32)
-    writer = cv2.VideoWriter(str(out), cv2.VideoWriter_fourcc(*"mp4v"), FPS, (FRAME_W, FRAME_H))
+    writer = cv2.VideoWriter(str(out), cv2.VideoWriter_fourcc(*"mp4v"), FPS, (FRAME_W, FRAME_H))  # type: ignore[attr-defined]
     if not writer.isOpened():
         raise RuntimeError(f"cannot write video {out}")
     truth = Truth(deck=deck, difficulty=difficulty, seed=seed, frames=0, fps=FPS,
@@ -559,8 +560,8 @@ def _make_shoe_clip(out: Path, deck: str, cards: list[str], difficulty: str, see
                 if cy0 <= y < bottom_edge + it["img"].shape[0]:
                     speed = it["speed"] if idle <= 0 else 0.0
                     break
-            layer = np.zeros((ch_canvas, cw_canvas, 3), np.float32)
-            alpha = np.zeros((ch_canvas, cw_canvas), np.float32)
+            layer: np.ndarray = np.zeros((ch_canvas, cw_canvas, 3), np.float32)
+            alpha: np.ndarray = np.zeros((ch_canvas, cw_canvas), np.float32)
             for i, it in enumerate(items):
                 img = it["img"]
                 h, w = img.shape[:2]
@@ -599,11 +600,11 @@ def _make_shoe_clip(out: Path, deck: str, cards: list[str], difficulty: str, see
                                    flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
             frame = layer + glare * alpha[:, :, None] + background * (1.0 - alpha[:, :, None])
             frame *= light
-            cv2.randn(noise, 0.0, d.noise)
+            cv2.randn(noise, 0.0, d.noise)  # type: ignore[call-overload]
             frame += noise
             frame8 = np.clip(frame, 0, 255).astype(np.uint8)
             ok, buf = cv2.imencode(".jpg", frame8, [cv2.IMWRITE_JPEG_QUALITY, d.jpeg])
-            writer.write(cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else frame8)
+            writer.write(typing.cast(np.ndarray, cv2.imdecode(buf, cv2.IMREAD_COLOR)) if ok else frame8)
             frame_no += 1
             if idle > 0:
                 idle -= 1

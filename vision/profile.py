@@ -65,6 +65,31 @@ class CardTemplate(BaseModel):
         return cls(code=code, png=base64.b64encode(buf.tobytes()).decode("ascii"))
 
 
+class PassCheck(BaseModel):
+    """How the reader read one pass of the deck after teaching (``vision.verify``)."""
+
+    what: str = Field(description="'teaching pass' or 'verification pass', and the clip")
+    cards: int = Field(ge=0, description="cards that passed the window")
+    read: int = Field(ge=0, description="named right (a pass in unknown order: named once)")
+    unsure: int = Field(ge=0, description="answered ??")
+    wrong: int = Field(ge=0, description="named wrongly (in unknown order: at least this many)")
+    missing: list[str] = Field(default_factory=list, description="deck cards never named")
+    latency_ms: float = Field(0.0, ge=0, description="slowest answer after the index's first "
+                                                     "look")
+    reasons: dict[str, int] = Field(default_factory=dict, description="?? by refusal id")
+
+
+class Verification(BaseModel):
+    """The self-check ``cardtable deck teach`` ran: a profile is verified when every pass read
+    at least VERIFIED_RATE of its cards with none wrong, one of them a pass other than the one
+    taught from."""
+
+    verified: bool
+    checked: str
+    passes: list[PassCheck]
+    why: str = Field("", description="why the profile is not verified, in a builder's words")
+
+
 class DeckProfile(BaseModel):
     version: int
     name: str
@@ -80,6 +105,13 @@ class DeckProfile(BaseModel):
     # single-headed court card shows no index there); absent in profiles taught from one pass.
     turned: list[CardTemplate] = Field(default_factory=list)
     geometry: ShoeGeometry = Field(default_factory=lambda: DEFAULT_GEOMETRY.model_copy())
+    # The self-check after teaching; None in a profile taught before there was one.
+    verification: Verification | None = None
+
+    @property
+    def verified(self) -> bool:
+        """Read at the bar on a pass it was not taught from: the table trusts its readings."""
+        return self.verification is not None and self.verification.verified
 
     @model_validator(mode="before")
     @classmethod
@@ -148,6 +180,13 @@ class DeckProfile(BaseModel):
                    card_width=card_width, roi=roi, search=search,
                    cards=[CardTemplate.from_image(k, v) for k, v in templates.items()],
                    geometry=geometry or DEFAULT_GEOMETRY.model_copy())
+
+
+def verification_word(profile: DeckProfile) -> str:
+    """One word for what the self-check said: verified, unverified, or never checked."""
+    if profile.verification is None:
+        return "unchecked"
+    return "verified" if profile.verification.verified else "unverified"
 
 
 def data_dir() -> Path:

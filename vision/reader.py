@@ -15,6 +15,7 @@ import math
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
 
 import cv2
@@ -25,6 +26,7 @@ from vision.geometry import Normaliser
 from vision.locate import Geometry, locate
 from vision.profile import DeckProfile
 from vision.track import EdgeTracker, Track
+from vision.video import frame_count, frames_ahead
 
 COARSE = 0.5  # the index is first found at half resolution in grey...
 COARSE_BLUR = 3  # ...with this much vertical blur on both sides (hides motion-blur differences)
@@ -103,8 +105,20 @@ AIM_SHIFT = 2.0
 AIM_ROUNDS = 3
 
 
-class VideoError(RuntimeError):
-    """The video cannot be opened or holds no frames."""
+class Refusal(StrEnum):
+    """Why the reader answered ``??``: the named check that refused (stable ids)."""
+
+    INDEX_NOT_SEEN = "index-not-seen"  # the card passed with its index never in view
+    NO_MATCH = "no-match"  # the view matches no taught corner well
+    MISMATCH = "mismatch"  # it matches one overall but not everywhere (an untaught face)
+    INDISTINCT = "indistinct"  # the best card's taught corner is another's twin
+    LOOKS_DISAGREE = "looks-disagree"  # one look clearly favours another card
+    LOOK_ALIKE = "look-alike"  # a look-alike's pair tests put it ahead
+    NARROW_LEAD = "narrow-lead"  # the best card does not lead its rivals by enough
+
+
+# These refusals mean "not a known card face" (the event's flag says so too).
+UNKNOWN_FACE_REFUSALS = frozenset({Refusal.NO_MATCH, Refusal.MISMATCH, Refusal.INDISTINCT})
 
 
 @dataclass
@@ -115,6 +129,9 @@ class CardEvent:
     candidates: list[tuple[str, float]] = field(default_factory=list)
     seen_twice: bool = False
     flag: str | None = None
+    reason: Refusal | None = None  # the check that refused to name the card (``??`` only)
+    looked_at: int = -1  # frame of the reader's first look at the card's index (-1: none)
+    looks: int = 0  # frames in which the reader looked at the index
 
     def to_json(self) -> dict:
         out: dict = {"frame": self.frame, "card": self.card, "confidence": self.confidence}
@@ -124,6 +141,8 @@ class CardEvent:
             out["seen_twice"] = True
         if self.flag:
             out["flag"] = self.flag
+        if self.reason:
+            out["reason"] = str(self.reason)
         return out
 
 
@@ -596,14 +615,45 @@ class ShoeReader:
         return min(RESIDUAL_CAP, max(MAX_RESIDUAL, level))
 
     def _decide(self, track: Track, final: bool) -> CardEvent | None:
+        """The card a track shows, ``??`` with the reason when a check refuses, or None to
+        wait for more looks (only while ``final`` is false)."""
         if not track.observations:
             if not final:
                 return None
             track.done = True
-            return CardEvent(self.frame_no, UNKNOWN, 0.0, [], flag=ReaderFlag.INDEX_NOT_SEEN)
+            return CardEvent(self.frame_no, UNKNOWN, 0.0, [], flag=ReaderFlag.INDEX_NOT_SEEN,
+                             reason=Refusal.INDEX_NOT_SEEN)
         if not final and len(track.observations) < 2 and self._norm is not None \
                 and self._pose is not None:
-            return None  # one look names no card while more may come (see ``quick`` below)
+            return None  # one look names no card while more may come (see ``_lead_clear``)
+        ev = self._evidence(track, final)
+        refusal = next((r for check in self.checks if (r := check(self, ev)) is not None), None)
+        if refusal is not None and not final:
+            return None
+        track.done = True
+        listed: dict[str, float] = {}  # a card's best corner only, the best three cards
+        for i in ev.order:
+            if len(listed) == 3 or not np.isfinite(ev.mean[i]):
+                break
+            listed.setdefault(self.codes[i], round(float(ev.mean[i]), 3))
+        candidates = list(listed.items())
+        if refusal is not None:
+            flag = ReaderFlag.UNKNOWN_FACE if refusal in UNKNOWN_FACE_REFUSALS else None
+            # Named cards are always at 0.9 or above; an unsure answer stays below that.
+            return CardEvent(self.frame_no, UNKNOWN, min(confidence_of(ev.lead), UNSURE_CAP),
+                             candidates, flag=flag, reason=refusal, looked_at=track.first_look,
+                             looks=len(track.observations))
+        code = self.codes[ev.best]
+        twice = code in self._seen
+        self._seen.add(code)
+        if self._norm is not None:
+            self._named_residuals.append(ev.residual)
+        return CardEvent(self.frame_no, code, confidence_of(ev.lead), candidates, seen_twice=twice,
+                         looked_at=track.first_look, looks=len(track.observations))
+
+    def _evidence(self, track: Track, final: bool) -> _Evidence:
+        """What a track's looks say: the best card, its lead over every rival, and what the
+        checks below weigh."""
         # A look spoiled by glare or a mislocated edge matches nothing; let the good looks speak.
         looks_all = list(zip(track.observations, track.residuals, strict=True))
         floor = MIN_SCORE
@@ -669,57 +719,85 @@ class ShoeReader:
         if unscored.any():
             leads.append(float(np.min((coarse[b] - coarse[unscored])
                                       / self._coarse_distance[b, unscored])))
-        lead = min(leads)
-        looks = len(good)
         maps = [r[b] for _, r in good_looks if b in r]
         # While calibrating, looks may come from templates at different poses (sizes).
         maps = [m for m in maps if m.shape == maps[-1].shape]
         residual = float(np.abs(np.mean(maps, axis=0)).max()) if maps else math.inf
-        known = best >= MIN_SCORE and residual <= self.residual_bar and not self._indistinct[b]
-        # A look-alike rival the whole corners put behind, but the looks' pair tests (the part
-        # where the two differ) on average put ahead, is not beaten: TC read as TS at 0.96 to
-        # 0.90 while its pair tests gave TC 0.06.
-        contested = any(_pair_mean(good_pairs, b, r) < 0
-                        for r in order[1:1 + PAIR_RIVALS] if r not in settled)
-        # Every look must agree: a look that clearly favours another card means the track may
-        # hold two physical cards (an edge taken for the next card's), or the view is unsteady.
-        # A look well below the track's clearest one (glare washing out the suit mark, motion
-        # blur) still counts in the mean but cannot veto on its own.
+        return _Evidence(best=b, score=best, mean=mean, order=order, settled=settled,
+                         lead=min(leads), looks=len(good), residual=residual, good=good,
+                         good_pairs=good_pairs, final=final)
+
+    # -- the checks a card must pass to be named (each returns why not, or None) ---------------
+    def _face_known(self, ev: _Evidence) -> Refusal | None:
+        """The view matches a taught corner well overall and everywhere (a card never taught, or
+        another deck's design, matches none)."""
+        if ev.score < MIN_SCORE:
+            return Refusal.NO_MATCH
+        if ev.residual > self.residual_bar:
+            return Refusal.MISMATCH
+        return None
+
+    def _corner_distinct(self, ev: _Evidence) -> Refusal | None:
+        """The best card's taught corner is not a twin of another card's (teaching would have
+        refused such a deck; a turned corner can be one)."""
+        return Refusal.INDISTINCT if self._indistinct[ev.best] else None
+
+    def _looks_agree(self, ev: _Evidence) -> Refusal | None:
+        """No look clearly favours another card: a track may hold two physical cards (an edge
+        taken for the next card's), or the view is unsteady. A look well below the track's
+        clearest one (glare washing out the suit mark, motion blur) still counts in the mean
+        but cannot veto on its own."""
         gap = VETO_GAP if self._norm is not None else math.inf
-        clearest = max(float(np.nanmax(o[1])) for o in good)
-        excused = settled | {int(i) for i in np.flatnonzero(self._same[b]) if i != b}
-        agree = all(_agrees(o[1], b, self._distance, excused, pairs)
-                    for o, pairs in zip(good, good_pairs, strict=True)
+        clearest = max(float(np.nanmax(o[1])) for o in ev.good)
+        excused = ev.settled | {int(i) for i in np.flatnonzero(self._same[ev.best]) if i != ev.best}
+        agree = all(_agrees(o[1], ev.best, self._distance, excused, pairs)
+                    for o, pairs in zip(ev.good, ev.good_pairs, strict=True)
                     if float(np.nanmax(o[1])) >= clearest - gap)
-        # In a learned geometry the first look may catch the index as it comes in, blurred at
-        # the window's edge (9C scored as 9S): once the pose is calibrated, one look names a card
-        # only when the reader must answer (the card left, or ANSWER_BY frames passed), never
-        # while more looks may come. (While calibrating, a card named from one look leaves the
-        # next looks to other cards: a pose judged on fewer cards read bellot's AC as AS.)
+        return None if agree else Refusal.LOOKS_DISAGREE
+
+    def _look_alike_beaten(self, ev: _Evidence) -> Refusal | None:
+        """A look-alike rival the whole corners put behind, but the looks' pair tests (the part
+        where the two differ) on average put ahead, is not beaten: TC read as TS at 0.96 to 0.90
+        while its pair tests gave TC 0.06."""
+        contested = any(_pair_mean(ev.good_pairs, ev.best, r) < 0
+                        for r in ev.order[1:1 + PAIR_RIVALS] if r not in ev.settled)
+        return Refusal.LOOK_ALIKE if contested else None
+
+    def _lead_clear(self, ev: _Evidence) -> Refusal | None:
+        """The best card leads every rival by enough for the looks there are: SURE_LEAD from two
+        looks or more, QUICK_LEAD from one while more may come, LAST_LEAD from the only look a
+        card gave before it left. In a learned geometry the first look may catch the index as it
+        comes in, blurred at the window's edge (9C scored as 9S): once the pose is calibrated,
+        one look names a card only when the reader must answer (the card left, or ANSWER_BY
+        frames passed), never while more looks may come. (While calibrating, a card named from
+        one look leaves the next looks to other cards: a pose judged on fewer cards read
+        bellot's AC as AS.)"""
         quick = QUICK_LEAD if self._norm is None or self._pose is None else math.inf
-        sure = known and agree and not contested and (
-            (lead >= SURE_LEAD and looks >= 2) or lead >= quick
-            or (final and lead >= LAST_LEAD))
-        if not sure and not final:
+        if ((ev.lead >= SURE_LEAD and ev.looks >= 2) or ev.lead >= quick
+                or (ev.final and ev.lead >= LAST_LEAD)):
             return None
-        track.done = True
-        listed: dict[str, float] = {}  # a card's best corner only, the best three cards
-        for i in order:
-            if len(listed) == 3 or not np.isfinite(mean[i]):
-                break
-            listed.setdefault(self.codes[i], round(float(mean[i]), 3))
-        candidates = list(listed.items())
-        if not sure:
-            flag = ReaderFlag.UNKNOWN_FACE if not known else None
-            # Named cards are always at 0.9 or above; an unsure answer stays below that.
-            return CardEvent(self.frame_no, UNKNOWN, min(confidence_of(lead), UNSURE_CAP), candidates,
-                             flag=flag)
-        code = self.codes[b]
-        twice = code in self._seen
-        self._seen.add(code)
-        if self._norm is not None:
-            self._named_residuals.append(residual)
-        return CardEvent(self.frame_no, code, confidence_of(lead), candidates, seen_twice=twice)
+        return Refusal.NARROW_LEAD
+
+    # In this order: the first that refuses is the reason an event gives.
+    checks: tuple[Callable[[ShoeReader, _Evidence], Refusal | None], ...] = (
+        _face_known, _corner_distinct, _looks_agree, _look_alike_beaten, _lead_clear)
+
+
+@dataclass
+class _Evidence:
+    """What one track's looks say, for the checks (``ShoeReader._evidence``)."""
+
+    best: int  # the best taught corner
+    score: float  # its mean score
+    mean: np.ndarray  # every corner's mean score (-inf: never scored finely)
+    order: list[int]  # corners best first, the best card's other corners left out
+    settled: set[int]  # rivals the pair tests put behind the best
+    lead: float  # the best card's smallest lead over a rival (share of what separates them)
+    looks: int  # looks that count
+    residual: float  # the largest local misfit of the view against the best corner
+    good: list  # the looks that count: (coarse, fine) scores
+    good_pairs: list[dict[tuple[int, int], float]]  # their pair tests
+    final: bool  # the reader must answer now
 
 
 class _ColourStrip:
@@ -999,44 +1077,6 @@ class _Bank:
         return rows, np.sqrt(np.maximum(energy, 1e-3))
 
 
-def open_video(path: Path) -> cv2.VideoCapture:
-    path = Path(path)
-    if not path.is_file():
-        raise VideoError(f"no such video: {path}")
-    cap = cv2.VideoCapture(str(path))
-    if not cap.isOpened():
-        raise VideoError(f"cannot read video {path}: not a video file OpenCV can decode")
-    return cap
-
-
-def frames(path: Path, reuse_buffer: bool = False) -> Iterator[np.ndarray]:
-    """Decoded frames of a video file. With ``reuse_buffer`` every frame is decoded into the same
-    array (saves an allocation per frame): only for consumers that keep nothing of a frame once
-    they move on, as the reader."""
-    cap = open_video(path)
-    buffer, count = None, 0
-    try:
-        while True:
-            ok, frame = cap.read(buffer)
-            if not ok:
-                break
-            if reuse_buffer:
-                buffer = frame
-            count += 1
-            yield frame
-    finally:
-        cap.release()
-    if count == 0:
-        raise VideoError(f"video {path} has no frames")
-
-
-def frame_count(path: Path) -> int:
-    cap = open_video(path)
-    n = int(cap.get(cv2.CAP_PROP_FRAME_COUNT))
-    cap.release()
-    return max(n, 0)
-
-
 def read_frames(source: Iterable[np.ndarray], profile: DeckProfile) -> Iterator[CardEvent]:
     """Card events from any frame source (a file, or a camera's capture loop), as they happen."""
     reader = ShoeReader(profile)
@@ -1048,10 +1088,8 @@ def read_frames(source: Iterable[np.ndarray], profile: DeckProfile) -> Iterator[
 def read_video(path: Path, profile: DeckProfile, progress: bool = False) -> Iterator[CardEvent]:
     """Card events of a clip, in order, exactly as a live reader would have emitted them.
 
-    The clip is decoded a few frames ahead in a thread of its own (``vision.decode``), so decoding
+    The clip is decoded a few frames ahead in a thread of its own (``vision.video``), so decoding
     and reading overlap on a machine with a core to spare."""
-    from vision.decode import frames_ahead  # it imports this module
-
     source: Iterable[np.ndarray] = frames_ahead(path)
     if progress:
         from tqdm import tqdm

@@ -39,10 +39,9 @@ from vision.reader import (
     SIDE_TOLERANCE,
     corner_distances,
     distinctness,
-    frames,
-    open_video,
 )
 from vision.track import BACKSLIP, MAX_STEP, EdgeTracker
+from vision.video import frames, open_video
 
 CORNER_W = 0.32  # corner searched for the index, as a fraction of card width
 CORNER_H = 0.50

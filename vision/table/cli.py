@@ -31,7 +31,7 @@ def _calibrate(args: argparse.Namespace) -> int:
     path = Path(args.image)
     image = cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None
     if image is None:
-        from vision.reader import VideoError, frames
+        from vision.video import VideoError, frames
 
         try:  # a video: calibrate from its first frame
             image = next(iter(frames(path))) if path.is_file() else None
@@ -61,8 +61,8 @@ def _calibrate(args: argparse.Namespace) -> int:
 
 def _faces(args: argparse.Namespace) -> int:
     from vision.profile import ProfileError, load_profile
-    from vision.reader import VideoError
     from vision.table.faces import FacesError, build_faces, save_faces
+    from vision.video import VideoError
 
     try:
         profile = load_profile(args.name)
@@ -97,10 +97,10 @@ def _load_hands(path: str | None, seats: int) -> dict[int, list[str]] | None:
 
 def _read_table(args: argparse.Namespace) -> int:
     from vision.profile import ProfileError, load_profile
-    from vision.reader import VideoError, frames
     from vision.table.calibrate import CalibrationError, load_calibration
     from vision.table.faces import FacesError
     from vision.table.reader import TableReader, read_frames
+    from vision.video import VideoError, frames
 
     try:
         profile = load_profile(args.deck)

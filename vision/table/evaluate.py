@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import cast
 
 from vision.cards import UNKNOWN
 from vision.table.footage import FACE_DOWN, OBJECT, TableTruth, truth_path
@@ -63,7 +64,7 @@ def score(events: list[TableEvent], truth: TableTruth) -> TableScore:
     placed = sorted((e for e in events if isinstance(e, Placed)), key=lambda e: e.frame)
     flags = [e for e in events if isinstance(e, Flag) and e.card]
     used: set[int] = set()
-    pool = placed + flags  # type: ignore[operator]
+    pool = placed + flags
     for p in sorted(truth.placed, key=lambda p: p.rest_frame):
         near = [i for i, e in enumerate(pool) if i not in used
                 and p.rest_frame - EARLY <= e.frame <= p.rest_frame + WINDOW]
@@ -76,7 +77,7 @@ def score(events: list[TableEvent], truth: TableTruth) -> TableScore:
             continue
         s.cards += 1
         exact = [i for i in near if getattr(pool[i], "card", None) == p.card]
-        pick = (exact or near or [None])[0]
+        pick = (exact or near or cast("list[int | None]", [None]))[0]
         if pick is None:
             s.lost += 1
             s.problems.append(f"{p.card} (seat {p.seat}) at rest at {p.rest_frame}: lost")
@@ -122,7 +123,7 @@ def score(events: list[TableEvent], truth: TableTruth) -> TableScore:
 
 
 def run_clip(video: Path, reader: TableReader, use_candidates: bool) -> tuple[list[TableEvent], TableTruth]:
-    from vision.reader import frames
+    from vision.video import frames
 
     truth = TableTruth.load(truth_path(video))
     hands = {int(k): list(v) for k, v in truth.hands.items()}

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -49,7 +50,7 @@ def faces_path(name: str) -> Path:
 
 
 def _views_from_video(path: Path) -> list[list[tuple[int, np.ndarray]]]:
-    from vision.reader import frames
+    from vision.video import frames
 
     tracker: EdgeTracker | None = None
     views: dict[int, list[tuple[int, np.ndarray]]] = {}
@@ -98,7 +99,7 @@ def build_faces(profile: DeckProfile, source: Path | None = None) -> Faces:
                          f"teaching pass with --video")
     if path.is_dir():
         return _from_images(path, codes)
-    geometry = getattr(profile, "geometry", None)
+    geometry: Any = getattr(profile, "geometry", None)
     is_default = getattr(geometry, "is_default", None)  # shoes of other geometries: see profile
     if source is None and is_default is not None and not (is_default() and not geometry.one_side):
         raise FacesError(f"deck {profile.name!r} was taught in a shoe whose window shows only part "

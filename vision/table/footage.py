@@ -24,7 +24,7 @@ import math
 import random
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import cv2
 import numpy as np
@@ -253,14 +253,14 @@ class _Scene:
         src = np.array([[0, 0], [aw, 0], [aw, ah], [0, ah]], np.float32)
         dst = np.array([self.px(*p) for p in self.card_quad(c)], np.float32)
         if lift:
-            dst = dst + np.float32([-lift, -lift])
+            dst = dst + np.array([-lift, -lift], np.float32)
         x0, y0 = np.floor(dst.min(axis=0)).astype(int) - 2
         x1, y1 = np.ceil(dst.max(axis=0)).astype(int) + 2
         x0, y0 = max(x0, 0), max(y0, 0)
         x1, y1 = min(x1, canvas.shape[1]), min(y1, canvas.shape[0])
         if x1 <= x0 or y1 <= y0:
             return
-        m = cv2.getAffineTransform(src[:3], dst[:3] - np.float32([x0, y0]))
+        m = cv2.getAffineTransform(src[:3], dst[:3] - np.array([x0, y0], np.float32))
         warped = cv2.warpAffine(img, m, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR,
                                 borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
         roi = canvas[y0:y1, x0:x1]
@@ -299,13 +299,13 @@ class _Scene:
     def draw_arm(self, canvas: np.ndarray, arm: _Arm) -> None:
         sleeve, forearm, hand = self._arm_polys(arm)
         # soft shadow, cast down and to the right
-        off = np.int32([14 * PX_MM, 18 * PX_MM])
+        off = np.array([14 * PX_MM, 18 * PX_MM], np.int32)
         pts = np.vstack([sleeve, forearm]) + off
         x0, y0 = (int(v) for v in np.maximum(pts.min(axis=0) - 120, 0))
         x1, y1 = (int(v) for v in np.minimum(pts.max(axis=0) + 120, [canvas.shape[1], canvas.shape[0]]))
         if x1 - x0 >= 8 and y1 - y0 >= 8:
-            mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
-            shift = np.int32([x0, y0])
+            mask: np.ndarray = np.zeros((y1 - y0, x1 - x0), np.uint8)
+            shift = np.array([x0, y0], np.int32)
             cv2.fillConvexPoly(mask, sleeve + off - shift, 255)
             cv2.fillConvexPoly(mask, forearm + off - shift, 255)
             (hx, hy), axes, ang = hand
@@ -365,7 +365,7 @@ class _Mpeg4:
     """OpenCV's MPEG-4 writer as a sink (``write``/``close``)."""
 
     def __init__(self, out: Path) -> None:
-        self.w = cv2.VideoWriter(str(out), cv2.VideoWriter_fourcc(*"mp4v"), FPS, (FRAME_W, FRAME_H))
+        self.w = cv2.VideoWriter(str(out), cv2.VideoWriter_fourcc(*"mp4v"), FPS, (FRAME_W, FRAME_H))  # type: ignore[attr-defined]
         if not self.w.isOpened():
             raise RuntimeError(f"cannot write video {out}")
 
@@ -388,16 +388,16 @@ class _Writer:
         # for every frame (drawing 2.7 million normal numbers per frame was most of the cost).
         cv2.setRNGSeed(seed)
         self.noise = np.empty((FRAME_H + 97, FRAME_W + 131, 3), np.float32)
-        cv2.randn(self.noise, 0.0, d.noise)
+        cv2.randn(self.noise, 0.0, d.noise)  # type: ignore[call-overload]
         self.rng = random.Random(seed)
 
     def write(self, img: np.ndarray) -> None:
-        f = cv2.multiply(img, self.scene.light, dtype=cv2.CV_32F)
+        f = cast(np.ndarray, cv2.multiply(img, self.scene.light, dtype=cv2.CV_32F))
         dy, dx = self.rng.randrange(97), self.rng.randrange(131)
         f += self.noise[dy:dy + FRAME_H, dx:dx + FRAME_W]
         f8 = cv2.convertScaleAbs(f)  # saturates at 255; the few values below 0 fold back
         ok, buf = cv2.imencode(".jpg", f8, [cv2.IMWRITE_JPEG_QUALITY, self.d.jpeg])
-        self.w.write(cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else f8)
+        self.w.write(cast(np.ndarray, cv2.imdecode(buf, cv2.IMREAD_COLOR)) if ok else f8)
         self.frame += 1
 
     def close(self) -> None:
@@ -662,7 +662,7 @@ def make_scripted_clip(out: Path, deck: str, steps: list[tuple[int, list[tuple[s
                 frame = img
                 if shift and writer.frame in shift:
                     dx, dy = shift[writer.frame]
-                    frame = cv2.warpAffine(img, np.float32([[1, 0, dx], [0, 1, dy]]),
+                    frame = cv2.warpAffine(img, np.array([[1, 0, dx], [0, 1, dy]], np.float32),
                                            (FRAME_W, FRAME_H), borderMode=cv2.BORDER_REPLICATE)
                 writer.write(frame)
     finally:

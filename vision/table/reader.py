@@ -21,6 +21,7 @@ import math
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import cast
 
 import cv2
 import numpy as np
@@ -221,6 +222,7 @@ class _Matcher:
             _, mx, _, loc = cv2.minMaxLoc(r)
             if best is None or mx > best[0]:
                 best = (mx, v, loc)
+        assert best is not None  # self.views is not empty
         _, v, (x0, y0) = best
         sel = mask > 0
         same = cv2.dilate(mask, np.ones((5, 5), np.uint8)) == 0
@@ -329,7 +331,7 @@ class TableReader:
             return events
         blur = cv2.blur(gray, (3, 3))
         moving = (None if self._prev is None else
-                  cv2.compare(cv2.absdiff(blur, self._prev), MOTION, cv2.CMP_GT))
+                  cv2.compare(cv2.absdiff(blur, self._prev), MOTION, cv2.CMP_GT))  # type: ignore[call-overload]
         jump = moving is not None and any(
             cv2.countNonZero(moving[y0:y1, x0:x1]) > JUMP * (y1 - y0) * (x1 - x0)
             for y0, y1, x0, x1 in self._marker_patches)
@@ -360,7 +362,7 @@ class TableReader:
 
     def _resume(self) -> None:
         """Start the motion history afresh (after frames that were skipped)."""
-        self._prev = None
+        self._prev: np.ndarray | None = None
         if self._setup_done and self._bg is not None:
             self._still[:] = 0
             self._quiet = 0
@@ -392,8 +394,8 @@ class TableReader:
                                              (MARGIN + PLANE, MARGIN + PLANE))]
         self._bg: np.ndarray | None = None
         self._ref: np.ndarray | None = None
-        self._prev: np.ndarray | None = None
-        self._still = np.zeros((SIDE, SIDE), np.uint8)
+        self._prev = None
+        self._still: np.ndarray = np.zeros((SIDE, SIDE), np.uint8)
         self._quiet = 0
         # Arms reach in over the edge of what the camera sees (or of the view, if that is less).
         h_img, w_img = frame.shape[0] // 2, frame.shape[1] // 2
@@ -449,14 +451,14 @@ class TableReader:
         if self._quiet > STILL_FRAMES + 2 and not self._removal_pending:
             return []  # nothing has moved for a while: nothing new can have settled
         diff_bg = _chan_max(cv2.absdiff(plane, self._bg))
-        fg = cv2.compare(diff_bg, FG, cv2.CMP_GT) // 255
+        fg = cv2.compare(diff_bg, FG, cv2.CMP_GT) // 255  # type: ignore[call-overload]
         fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         hand = self._hands(fg)
         if hand.any():
             # a hand whose skin is near the table's colour (brown skin on wood) is only faintly
             # different from the table: grow the arm into faint change joined to it, so a hand
             # resting on a card keeps the card from being read until it leaves
-            faint = cv2.compare(diff_bg, FAINT, cv2.CMP_GT) // 255
+            faint = cv2.compare(diff_bg, FAINT, cv2.CMP_GT) // 255  # type: ignore[call-overload]
             faint = cv2.morphologyEx(faint, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) | hand
             _, labels = cv2.connectedComponents(faint)
             ids = np.unique(labels[hand > 0])
@@ -483,12 +485,12 @@ class TableReader:
         chroma = cv2.subtract(top, cv2.min(cv2.min(b, g), r))
         # grey: colour under a fifth of the brightness (a colour cast stays under that; skin not)
         grey = cv2.compare(cv2.multiply(chroma, 5), top, cv2.CMP_LT)
-        return (cv2.compare(lift, WHITE_LIFT, cv2.CMP_GT) & grey) // 255
+        return (cv2.compare(lift, WHITE_LIFT, cv2.CMP_GT) & grey) // 255  # type: ignore[call-overload]
 
     def _arrivals(self, frame: np.ndarray, plane: np.ndarray, white: np.ndarray,
                   hand: np.ndarray, diff_bg: np.ndarray) -> list[TableEvent]:
         assert self._ref is not None
-        change = cv2.compare(_chan_max(cv2.absdiff(plane, self._ref)), FG, cv2.CMP_GT) // 255
+        change = cv2.compare(_chan_max(cv2.absdiff(plane, self._ref)), FG, cv2.CMP_GT) // 255  # type: ignore[call-overload]
         card_area = self._card_area or 0.006 * PLANE * PLANE
         new = change & white & (1 - hand)
         new = cv2.morphologyEx(new, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
@@ -506,7 +508,7 @@ class TableReader:
         near_block = cv2.dilate(blockers, gap)
         block_labels = None
         min_area = 0.35 * card_area
-        found: list[tuple[np.ndarray, tuple]] = []
+        found: list[tuple[np.ndarray, tuple, tuple]] = []
         for i in range(1, count):
             if stats[i, cv2.CC_STAT_AREA] < min_area:
                 continue
@@ -547,7 +549,7 @@ class TableReader:
             cov = self._covered(quad)
             event = self._read(frame, rect, covering=cov is not None)
             # whatever it was, it is now part of the settled scene
-            region = np.zeros((SIDE, SIDE), np.uint8)
+            region: np.ndarray = np.zeros((SIDE, SIDE), np.uint8)
             region[y:y + h, x:x + w] = comp
             region = cv2.dilate(region, np.ones((5, 5), np.uint8))
             self._ref[region > 0] = plane[region > 0]
@@ -619,7 +621,7 @@ class TableReader:
         ids = np.unique(win[win > 0])
         if not len(ids):
             return True
-        quad = np.zeros((SIDE, SIDE), np.uint8)
+        quad: np.ndarray = np.zeros((SIDE, SIDE), np.uint8)
         cv2.fillConvexPoly(quad, cv2.boxPoints(rect).astype(np.int32), 1)
         quad = cv2.dilate(quad, np.ones((5, 5), np.uint8))
         for i in ids:
@@ -633,9 +635,9 @@ class TableReader:
 
     def _notched(self, comp: np.ndarray, at: tuple[int, int], rect: tuple) -> float:
         """Share of the card's rectangle that is not card, leaving out the cards it lies on."""
-        quad = np.zeros((SIDE, SIDE), np.uint8)
+        quad: np.ndarray = np.zeros((SIDE, SIDE), np.uint8)
         cv2.fillConvexPoly(quad, cv2.boxPoints(rect).astype(np.int32), 1)
-        quad = cv2.erode(quad, np.ones((3, 3), np.uint8))  # the outline's own rounding
+        quad = cast(np.ndarray, cv2.erode(quad, np.ones((3, 3), np.uint8)))  # the outline's own rounding
         x, y = at
         h, w = comp.shape
         quad[y:y + h, x:x + w][comp] = 0
@@ -819,6 +821,7 @@ class TableReader:
         ranked = [(codes[k], round(float(scores[k]), 3)) for k in pool[:5]]
         flag = None
         if allowed is not None:
+            assert self.candidates is not None  # allowed is only set from the candidates
             owner = [s for s, cs in self.candidates.items() if card in cs]
             if owner:
                 seat = owner[0]
@@ -855,7 +858,7 @@ def read_frames(source: Iterable[np.ndarray], reader: TableReader) -> Iterator[T
 def read_table_video(path: Path, profile: DeckProfile, calibration: Calibration | None = None,
                      seats: int = 2, candidates: dict[int, list[str]] | None = None
                      ) -> Iterator[TableEvent]:
-    from vision.reader import frames
+    from vision.video import frames
 
     reader = TableReader(profile, calibration, seats)
     if candidates is not None:

@@ -1,4 +1,4 @@
-"""vision.decode.frames_ahead: the same frames as a plain decode, and a decode thread that always
+"""vision.video.frames_ahead: the same frames as a plain decode, and a decode thread that always
 ends (clip over, consumer stopped early or failing, decode error, file that is no video)."""
 
 from __future__ import annotations
@@ -9,10 +9,9 @@ import cv2
 import numpy as np
 import pytest
 
-import vision.decode
-from vision.decode import frames_ahead
+import vision.video
 from vision.footage import make_clip
-from vision.reader import VideoError, frames
+from vision.video import VideoError, frames, frames_ahead
 
 HANG = 10.0  # s: a decode thread still alive after this is hung (never reached when all is well)
 
@@ -92,7 +91,7 @@ def test_consumer_exception_stops_the_thread_and_propagates(clip):
 
 
 def test_decode_error_reaches_the_consumer_as_video_error(clip, monkeypatch):
-    real_open = vision.decode.open_video
+    real_open = vision.video.open_video
 
     class Failing:  # the real capture, failing at its fourth frame
         def __init__(self, path):
@@ -107,7 +106,7 @@ def test_decode_error_reaches_the_consumer_as_video_error(clip, monkeypatch):
         def release(self):
             self.cap.release()
 
-    monkeypatch.setattr(vision.decode, "open_video", Failing)
+    monkeypatch.setattr(vision.video, "open_video", Failing)
     got: list = []
     thread, out = in_thread(lambda: got.extend(frames_ahead(clip)))
     finish(thread)

@@ -1,15 +1,15 @@
-"""Decoding a clip's frames ahead of the reader, in a background thread.
+"""Video files in: opening a clip, its frames, and its frames decoded ahead in a thread.
 
-Read in turn, a clip costs its decode plus its reading, on one core. OpenCV's
-``VideoCapture.read`` releases the GIL, so a thread decoding the next few frames while the
-reader works on the current one overlaps the two on a machine with more than one core (the
-Raspberry Pi 4/5 has four): `cardtable read` then takes about as long as the slower of the two.
+``frames`` decodes a clip in the caller's thread. ``frames_ahead`` decodes it a few frames ahead
+in a thread of its own: read in turn, a clip costs its decode plus its reading on one core, but
+OpenCV's ``VideoCapture.read`` releases the GIL, so on a machine with a core to spare (the
+Raspberry Pi 4/5 has four) `cardtable read` takes about as long as the slower of the two.
 
-Frames come out in order, the same pixels as ``vision.reader.frames`` gives, each its own array
-(frames waiting in the queue cannot share one decode buffer). The thread ends with the clip, as
-soon as the consumer stops early (a loop broken off, an exception in it, the generator closed),
-and on a decode error, which the consumer gets as a ``VideoError``. A file that is no video fails
-with a ``VideoError`` before any thread starts.
+``frames_ahead`` gives the same pixels as ``frames``, in order, each its own array (frames
+waiting in the queue cannot share one decode buffer). Its thread ends with the clip, as soon as
+the consumer stops early (a loop broken off, an exception in it, the generator closed), and on a
+decode error, which the consumer gets as a ``VideoError``. A file that is no video fails with a
+``VideoError`` before any thread starts. Nothing here knows about cards.
 """
 
 from __future__ import annotations
@@ -22,7 +22,48 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.reader import VideoError, open_video
+
+class VideoError(RuntimeError):
+    """The video cannot be opened or holds no frames."""
+
+
+def open_video(path: Path) -> cv2.VideoCapture:
+    path = Path(path)
+    if not path.is_file():
+        raise VideoError(f"no such video: {path}")
+    cap = cv2.VideoCapture(str(path))
+    if not cap.isOpened():
+        raise VideoError(f"cannot read video {path}: not a video file OpenCV can decode")
+    return cap
+
+
+def frames(path: Path, reuse_buffer: bool = False) -> Iterator[np.ndarray]:
+    """Decoded frames of a video file. With ``reuse_buffer`` every frame is decoded into the same
+    array (saves an allocation per frame): only for consumers that keep nothing of a frame once
+    they move on, as the reader."""
+    cap = open_video(path)
+    buffer, count = None, 0
+    try:
+        while True:
+            ok, frame = cap.read(buffer)
+            if not ok:
+                break
+            if reuse_buffer:
+                buffer = frame
+            count += 1
+            yield frame
+    finally:
+        cap.release()
+    if count == 0:
+        raise VideoError(f"video {path} has no frames")
+
+
+def frame_count(path: Path) -> int:
+    cap = open_video(path)
+    n = int(cap.get(cv2.CAP_PROP_FRAME_COUNT))
+    cap.release()
+    return max(n, 0)
+
 
 DEPTH = 4  # frames decoded ahead (one 640x480 frame is 0.9 MB)
 _POLL = 0.05  # s between the decode thread's looks at the stop flag while the queue is full
