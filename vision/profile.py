@@ -74,6 +74,8 @@ class PassCheck(BaseModel):
     unsure: int = Field(ge=0, description="answered ??")
     wrong: int = Field(ge=0, description="named wrongly (in unknown order: at least this many)")
     missing: list[str] = Field(default_factory=list, description="deck cards never named")
+    extra: int = Field(0, ge=0, description="answers beyond the cards that passed (a card seen "
+                                            "as two, artwork taken for the gap between cards)")
     latency_ms: float = Field(0.0, ge=0, description="slowest answer after the index's first "
                                                      "look")
     reasons: dict[str, int] = Field(default_factory=dict, description="?? by refusal id")

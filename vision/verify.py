@@ -124,7 +124,8 @@ def check_known_order(events: list[CardEvent], order: list[str], what: str) -> P
                 wrong += 1
         missing += expected[len(answered):]
     return PassCheck(what=what, cards=len(order), read=read, unsure=unsure, wrong=wrong,
-                     missing=missing, latency_ms=_latency(events), reasons=_reasons(events))
+                     missing=missing, extra=max(0, len(events) - len(order)),
+                     latency_ms=_latency(events), reasons=_reasons(events))
 
 
 def check_any_order(events: list[CardEvent], deck: list[str], what: str) -> PassCheck:
@@ -137,7 +138,8 @@ def check_any_order(events: list[CardEvent], deck: list[str], what: str) -> Pass
     read = sum(1 for c in named if c in taught)
     missing = [c for c in deck if c not in named]
     return PassCheck(what=what, cards=len(deck), read=read, unsure=unsure, wrong=wrong,
-                     missing=missing, latency_ms=_latency(events), reasons=_reasons(events))
+                     missing=missing, extra=max(0, len(events) - len(deck)),
+                     latency_ms=_latency(events), reasons=_reasons(events))
 
 
 def diagnose(check: PassCheck, events: list[CardEvent], light: PassLight) -> list[str]:
@@ -148,7 +150,7 @@ def diagnose(check: PassCheck, events: list[CardEvent], light: PassLight) -> lis
         why.append(lit)
     reasons = Counter(check.reasons)
     trouble = check.unsure + len(check.missing)
-    if trouble == 0 and check.wrong == 0 and check.latency_ms <= LATE_MS:
+    if trouble == 0 and check.wrong == 0 and check.extra == 0 and check.latency_ms <= LATE_MS:
         return why
     if any(e.flag == ReaderFlag.GEOMETRY_CHANGED for e in events):
         why.append("the cards stopped running where they ran when the deck was taught: the "
@@ -158,12 +160,20 @@ def diagnose(check: PassCheck, events: list[CardEvent], light: PassLight) -> lis
         why.append("the index is never wholly in view for some cards: the window cuts it off, "
                    "or the cards pass it between two frames; widen the window on the index "
                    "side or slow the deal")
-    looked = [e.looks for e in events if e.looks > 0]
+    if check.extra:
+        why.append("more answers than cards passed: something in the cards' "
+                   "artwork near the end leaving the shoe looks like the gap between two cards, "
+                   "or a card stopped and slid back in view; at the table each would wait for "
+                   "the organiser")
+    # (A clear card is named from its first look; only the refused ones say how long the index
+    # stayed in view.)
+    looked = [e.looks for e in events if e.looks > 0 and e.card == UNKNOWN]
     if looked and float(np.median(looked)) < MIN_LOOKS:
         why.append(f"too little travel in view at this frame rate: the reader saw most indexes "
                    f"in only {float(np.median(looked)):.0f} frame; show more of the card's travel "
                    f"(at least two frames' worth at the fastest deal), or raise the frame rate")
-    if reasons[str(Refusal.NO_MATCH)] + reasons[str(Refusal.MISMATCH)] >= max(1, trouble // 3):
+    unmatched = reasons[str(Refusal.NO_MATCH)] + reasons[str(Refusal.MISMATCH)]
+    if unmatched >= max(1, trouble // 3) and unmatched > check.extra:  # (not just the phantoms)
         why.append("cards do not match what was taught: the lighting or the camera changed "
                    "since teaching, or the index is smeared (motion blur: a shorter exposure "
                    "and more light)")
@@ -247,7 +257,7 @@ def verify(profile: DeckProfile, teaching: Path | None, order: list[str] | None,
 
 
 def _passes(check: PassCheck) -> bool:
-    return (check.wrong == 0 and check.cards > 0
+    return (check.wrong == 0 and check.extra == 0 and check.cards > 0
             and check.read >= VERIFIED_RATE * check.cards and check.latency_ms <= LATE_MS)
 
 
@@ -263,6 +273,8 @@ def report(v: Verification) -> list[str]:
         pct = 100.0 * c.read / c.cards if c.cards else 0.0
         line = (f"{c.what}: read {c.read} of {c.cards} ({pct:.1f}%), ?? {c.unsure}, "
                 f"wrong {c.wrong}, slowest answer {c.latency_ms:.0f} ms")
+        if c.extra:
+            line += f", {c.extra} answers more than cards"
         if c.missing:
             line += f"; never named: {' '.join(c.missing[:8])}" + (" ..." if len(c.missing) > 8
                                                                    else "")
