@@ -102,7 +102,7 @@ def test_bad_input_is_one_clear_line(setup, case, tmp_path, capsys):
         args[3], want = "nosuchdeck", "no deck profile called 'nosuchdeck'"
     else:
         args = ["read", str(path), "--deck", "anglo", "--hands", "x.json"]
-        want = "--calibration and --hands are for --source table"
+        want = "--calibration, --hands and --marker-cm are for --source table"
     assert main(args) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("error: ") and want in err and "\n" not in err, err

@@ -6,6 +6,11 @@ bottom-right. Their centres give the homography from the image onto the table pl
 markers, looked for again while reading, tell when the camera has been knocked. Without markers
 the operator can give the four corners (``--corners``) of one calibration image instead.
 
+The markers also measure the set-up, so the reader assumes nothing the set-up can tell it: their
+printed side (``marker_mm``, 44 mm on the project's mat) against their size in the image gives the
+play area's size in millimetres, and their white cells give the white of paper under this light
+(a warm lamp, a dim room). ``cardtable table check`` adds what only cards can show: their size.
+
 Seats: four players sit clockwise 0 bottom, 1 left, 2 top, 3 right; two players 0 bottom, 1 top.
 """
 
@@ -26,6 +31,9 @@ MARKER_NAMES = ("bottom-left", "top-left", "top-right", "bottom-right")
 PLANE = 256  # px of the play area's side in the reader's table plane
 MARGIN = 64  # px of the plane kept around the play area (arms come in from there, and a card
 # laid up to about 10 cm beyond the play area is still seen whole and flagged)
+MARKER_MM = 44.0  # printed side of a marker (black border included) on the project's mat
+AREA_MM = 500.0  # play area assumed when only corners are given and no size is said
+AREA_RANGE_MM = (250.0, 1300.0)  # play areas a calibration accepts (the reader reads 400-1000)
 
 
 class CalibrationError(RuntimeError):
@@ -40,6 +48,14 @@ class Calibration(BaseModel):
     markers: dict[int, list[tuple[float, float]]] = Field(
         default_factory=dict, description="marker id -> its four corners in the image")
     source: str = "markers"
+    marker_mm: float = Field(MARKER_MM, gt=5, lt=300, description="printed side of a marker")
+    corners_mm: float | None = Field(
+        None, description="play area's side in mm when calibrated from corners (no markers)")
+    white: tuple[float, float, float] | None = Field(
+        None, description="BGR of the markers' white cells: paper under this light")
+    card_mm: tuple[float, float] | None = Field(
+        None, description="a card's width and height on this table, measured by `table check`")
+    check: dict | None = Field(None, description="what `table check` measured, and when")
 
     @field_validator("version")
     @classmethod
@@ -74,6 +90,25 @@ class Calibration(BaseModel):
             cw, ch = self.image_size
             raise CalibrationError(f"the calibration is for a {cw}x{ch} camera but the frames are "
                                    f"{w}x{h}; calibrate this camera (`cardtable table calibrate`)")
+
+    @property
+    def area_mm(self) -> float:
+        """Side of the play area (marker centre to marker centre) in mm: from the markers'
+        printed side against their size on the table plane, else as given with the corners."""
+        if not self.markers:
+            return self.corners_mm or AREA_MM
+        h = self.to_plane(1.0, 0.0)
+        sides = []
+        for pts in self.markers.values():
+            q = cv2.perspectiveTransform(np.array(pts, np.float64).reshape(-1, 1, 2), h).reshape(4, 2)
+            sides += [float(np.hypot(*(q[i] - q[(i + 1) % 4]))) for i in range(4)]
+        return self.marker_mm / float(np.median(sides))
+
+    def image_px_per_mm(self) -> float:
+        """How many image pixels a millimetre of the play area spans (on average)."""
+        q = np.array(self.corners, np.float64)
+        side = np.mean([np.hypot(*(q[i] - q[(i + 1) % 4])) for i in range(4)])
+        return float(side / self.area_mm)
 
     def marker_centres(self) -> dict[int, np.ndarray]:
         return {i: np.mean(np.array(c, np.float32), axis=0) for i, c in self.markers.items()}
@@ -115,7 +150,29 @@ def detect_markers(image: np.ndarray) -> dict[int, np.ndarray]:
     return found
 
 
-def calibrate_image(image: np.ndarray) -> Calibration:
+def marker_white(image: np.ndarray, markers: dict[int, np.ndarray]) -> tuple[float, float, float] | None:
+    """BGR of the markers' white cells (the median over all markers): the paper's white under
+    this light, read from cells the dictionary says are white."""
+    if image.ndim != 3 or not markers:
+        return None
+    dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
+    cell = 10
+    samples = []
+    for i, corners in markers.items():
+        bits = cv2.aruco.generateImageMarker(dictionary, i, 6)  # one px per cell, border included
+        dst = np.array([[0, 0], [6 * cell, 0], [6 * cell, 6 * cell], [0, 6 * cell]], np.float32)
+        m = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), dst)
+        flat = cv2.warpPerspective(image, m, (6 * cell, 6 * cell), flags=cv2.INTER_AREA)
+        for r, c in zip(*np.nonzero(bits > 127), strict=True):
+            patch = flat[r * cell + 3: (r + 1) * cell - 3, c * cell + 3: (c + 1) * cell - 3]
+            samples.append(patch.reshape(-1, 3).mean(axis=0))
+    if not samples:
+        return None
+    white = np.median(np.array(samples), axis=0)
+    return (float(white[0]), float(white[1]), float(white[2]))
+
+
+def calibrate_image(image: np.ndarray, marker_mm: float = MARKER_MM) -> Calibration:
     if image is None or image.ndim not in (2, 3) or min(image.shape[:2]) < 32:
         raise CalibrationError("the calibration image is empty or too small")
     found = detect_markers(image)
@@ -126,16 +183,27 @@ def calibrate_image(image: np.ndarray) -> Calibration:
                                f"corners with --corners")
     corners = [tuple(float(v) for v in found[i].mean(axis=0)) for i in MARKER_IDS]
     try:
-        return Calibration(image_size=(image.shape[1], image.shape[0]), corners=corners,
-                           markers={i: [tuple(map(float, p)) for p in found[i]] for i in MARKER_IDS})
+        cal = Calibration(image_size=(image.shape[1], image.shape[0]), corners=corners,
+                          markers={i: [tuple(map(float, p)) for p in found[i]] for i in MARKER_IDS},
+                          marker_mm=marker_mm, white=marker_white(image, found))
     except ValidationError as exc:
         raise CalibrationError(f"the markers do not frame a play area: {exc.errors()[0]['msg']}") from exc
+    lo, hi = AREA_RANGE_MM
+    if not lo <= cal.area_mm <= hi:
+        raise CalibrationError(
+            f"with markers printed {marker_mm / 10:g} cm wide the play area would be "
+            f"{cal.area_mm / 10:.0f} cm across; a table's is {lo / 10:.0f}-{hi / 10:.0f} cm. "
+            f"Give the markers' real printed size (--marker-cm)")
+    return cal
 
 
-def calibrate_corners(image_size: tuple[int, int], corners: list[tuple[float, float]]) -> Calibration:
-    """Calibration from the operator's four corners (bottom-left, top-left, top-right, bottom-right)."""
+def calibrate_corners(image_size: tuple[int, int], corners: list[tuple[float, float]],
+                      area_mm: float = AREA_MM) -> Calibration:
+    """Calibration from the operator's four corners (bottom-left, top-left, top-right,
+    bottom-right) of a play area ``area_mm`` across."""
     try:
-        return Calibration(image_size=image_size, corners=corners, source="corners")
+        return Calibration(image_size=image_size, corners=corners, source="corners",
+                           corners_mm=area_mm)
     except ValidationError as exc:
         raise CalibrationError(f"bad corners: {exc.errors()[0]['msg']}") from exc
 

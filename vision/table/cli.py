@@ -43,9 +43,10 @@ def _calibrate(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else path.with_suffix(".calibration.json")
     try:
         if args.corners:
-            cal = calibrate_corners((image.shape[1], image.shape[0]), parse_corners(args.corners))
+            cal = calibrate_corners((image.shape[1], image.shape[0]), parse_corners(args.corners),
+                                    args.area_cm * 10)
         else:
-            cal = calibrate_image(image)
+            cal = calibrate_image(image, args.marker_cm * 10)
         save_calibration(cal, out)
     except CalibrationError as exc:
         return _fail(str(exc))
@@ -54,8 +55,9 @@ def _calibrate(args: argparse.Namespace) -> int:
     picture = out.with_suffix(".png")
     if not cv2.imwrite(str(picture), annotate(image, cal, args.seats)):
         return _fail(f"cannot write {picture}")
-    print(f"calibrated from {cal.source} ({image.shape[1]}x{image.shape[0]}); wrote {out} and "
-          f"{picture}")
+    print(f"calibrated from {cal.source} ({image.shape[1]}x{image.shape[0]}): play area "
+          f"{cal.area_mm / 10:.1f} cm across, {cal.image_px_per_mm() * 60:.0f} px for a 6 cm wide "
+          f"card; wrote {out} and {picture}")
     return 0
 
 
@@ -106,7 +108,7 @@ def _read_table(args: argparse.Namespace) -> int:
         profile = load_profile(args.deck)
         cal = load_calibration(Path(args.calibration)) if args.calibration else None
         hands = _load_hands(args.hands, args.seats)
-        reader = TableReader(profile, cal, args.seats)
+        reader = TableReader(profile, cal, args.seats, marker_mm=args.marker_cm * 10)
         if hands is not None:
             reader.set_candidates(hands)
         count = 0
@@ -137,11 +139,62 @@ def _footage_table(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check(args: argparse.Namespace) -> int:
+    from vision.cards import parse_card_list
+    from vision.profile import ProfileError, load_profile
+    from vision.table.calibrate import CalibrationError, load_calibration, save_calibration
+    from vision.table.check import card_ru, run_check
+    from vision.table.faces import FacesError
+    from vision.video import VideoError, frames
+
+    path = Path(args.clip)
+    try:
+        cards = parse_card_list(args.cards)
+        profile = load_profile(args.deck)
+        cal = load_calibration(Path(args.calibration)) if args.calibration else None
+        result = run_check(frames(path, reuse_buffer=True), profile, cards, args.seats, cal,
+                           args.marker_cm * 10)
+    except (ProfileError, CalibrationError, FacesError, VideoError, ValueError) as exc:
+        return _fail(str(exc))
+    f = result.figures
+    print(f"поле {f['area_cm']} см, карта {f['card_mm'][0]}×{f['card_mm'][1]} мм = "
+          f"{f['card_px']} px в ширину; прочитано {f['read']} из {f['laid']}")
+    for r in result.seats:
+        print(f"  место {r.seat + 1}: ожидалась {card_ru(r.expected)}, прочитано "
+              f"{', '.join(map(card_ru, r.read)) or '—'}")
+    if not result.ok:
+        print("ПРОВЕРКА НЕ ПРОЙДЕНА / check failed:")
+        for p in result.problems:
+            print(f"  [{p.finding}] {p.ru}\n      {p.en}")
+        print("калибровка не изменена / nothing was stored")
+        return 1
+    out = (Path(args.out) if args.out else Path(args.calibration) if args.calibration
+           else path.with_suffix(".calibration.json"))
+    assert result.calibration is not None
+    try:
+        save_calibration(result.calibration, out)
+    except OSError as exc:
+        return _fail(f"cannot write {out}: {exc}")
+    print(f"ПРОВЕРКА ПРОЙДЕНА / check passed: размер карты и цифры записаны в {out}")
+    return 0
+
+
+def _cm(text: str) -> float:
+    try:
+        value = float(text.replace(",", "."))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a length in cm") from None
+    if not 0.5 < value < 200:
+        raise argparse.ArgumentTypeError(f"{text} cm is not a plausible size")
+    return value
+
+
 def register(subparsers: argparse._SubParsersAction, read: argparse.ArgumentParser,
              footage: argparse._SubParsersAction) -> None:
     from vision.cards import COMPOSITIONS
+    from vision.table.calibrate import AREA_MM, MARKER_MM
 
-    table = subparsers.add_parser("table", help="calibrate the overhead table camera")
+    table = subparsers.add_parser("table", help="calibrate and check the overhead table camera")
     tsub = table.add_subparsers(dest="table_command", metavar="ACTION", required=True)
     cal = tsub.add_parser("calibrate", help="find the play area from its ArUco markers")
     cal.add_argument("image", help="a still (or a video) from the table camera")
@@ -150,7 +203,27 @@ def register(subparsers: argparse._SubParsersAction, read: argparse.ArgumentPars
                                        "'x,y;x,y;x,y;x,y' bottom-left, top-left, top-right, bottom-right")
     cal.add_argument("--seats", type=int, choices=(2, 4), default=4,
                      help="seat zones to draw on the picture")
+    cal.add_argument("--marker-cm", type=_cm, default=MARKER_MM / 10,
+                     help=f"printed side of the markers, black border included (default "
+                          f"{MARKER_MM / 10:g}, the project's mat)")
+    cal.add_argument("--area-cm", type=_cm, default=AREA_MM / 10,
+                     help="with --corners: the play area's side in cm (default %(default)g)")
     cal.set_defaults(func=_calibrate)
+    check = tsub.add_parser("check", help="lay known cards in the seat zones: does this table "
+                                          "read? (stores the card size on a pass)")
+    check.add_argument("clip", help="a clip from the table camera: one named card laid in each "
+                                    "seat's zone, left a moment, taken away")
+    check.add_argument("--deck", required=True, help="taught deck profile name")
+    check.add_argument("--cards", required=True,
+                       help="the card laid in each seat's zone, seat 1's first: AS,AH")
+    check.add_argument("--seats", type=int, choices=(2, 4), default=2)
+    check.add_argument("--calibration", help="calibration file to check and update (default: "
+                                             "markers in the clip; writes CLIP.calibration.json)")
+    check.add_argument("--marker-cm", type=_cm, default=MARKER_MM / 10,
+                       help="without --calibration: the markers' printed side (default "
+                            "%(default)g)")
+    check.add_argument("--out", help="where to write the checked calibration")
+    check.set_defaults(func=_check)
     faces = tsub.add_parser("faces", help="(re)make a deck's table templates from its shoe pass")
     faces.add_argument("name")
     faces.add_argument("--video", help="the shoe pass the deck was taught from (default: as taught)")
@@ -164,12 +237,15 @@ def register(subparsers: argparse._SubParsersAction, read: argparse.ArgumentPars
                                             "first frame)")
     read.add_argument("--hands", help="table: JSON of the cards still in each hand, "
                                       "{\"0\": [\"7C\", ...], \"1\": [...]}")
+    read.add_argument("--marker-cm", type=_cm, default=MARKER_MM / 10,
+                      help="table, without --calibration: the markers' printed side (default "
+                           "%(default)g)")
 
     def dispatch(args: argparse.Namespace) -> int:
         if args.source == "table":
             return _read_table(args)
-        if args.calibration or args.hands:
-            return _fail("--calibration and --hands are for --source table")
+        if args.calibration or args.hands or args.marker_cm != MARKER_MM / 10:
+            return _fail("--calibration, --hands and --marker-cm are for --source table")
         return shoe(args)
 
     read.set_defaults(func=dispatch)

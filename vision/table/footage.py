@@ -44,6 +44,46 @@ FACE_DOWN = "face_down"
 OBJECT = "object"
 
 TABLES = ("green_felt", "blue_felt", "wood")
+# Table surfaces the bundled clips never use: set-ups built differently (light, dark, red and
+# woven cloth), for measuring the reader on scenes it was not tuned on.
+MORE_TABLES = ("red_felt", "grey_cloth", "beige_linen", "dark_wood")
+
+
+@dataclass(frozen=True)
+class TableSetup:
+    """How the table and its overhead camera are built. The default is the project's own set-up
+    (every bundled clip); others draw set-ups built differently: another frame size, markers
+    closer or further apart, the camera higher or lower (so a card is 50-130 px wide), another
+    cloth, the table's rim in view, dimmer or warmer light."""
+
+    width: int = FRAME_W
+    height: int = FRAME_H
+    area_mm: float = AREA_MM  # marker centre to marker centre
+    marker_mm: float = MARKER_MM  # printed side of each marker
+    card_mm: float = CARD_MM  # card width
+    camera_mm: float = HEIGHT_MM  # camera height above the table
+    focal: float = FOCAL  # px
+    rim_mm: float = 0.0  # > 0: the table ends this far beyond the play area in a wooden rim
+    light: float = 1.0  # overall brightness
+    warm: float = 0.0  # 0 neutral .. 1 a warm (tungsten) cast
+    clutter: bool = False  # a face-down deck, a coin, a ring and a pencil lie on the table
+
+    @classmethod
+    def sized(cls, width: int, height: int, area_mm: float, card_px: float, card_mm: float = 60.0,
+              **kw: Any) -> TableSetup:
+        """A set-up whose camera sees a ``card_mm`` card ``card_px`` wide (same lens angle as
+        the default camera)."""
+        focal = FOCAL * width / FRAME_W
+        return cls(width=width, height=height, area_mm=area_mm, card_mm=card_mm,
+                   camera_mm=focal * card_mm / card_px, focal=focal, **kw)
+
+    @property
+    def scale(self) -> float:
+        """The play area's size against the default one's (placements and arms scale with it)."""
+        return self.area_mm / AREA_MM
+
+
+DEFAULT_SETUP = TableSetup()
 
 
 @dataclass(frozen=True)
@@ -110,9 +150,9 @@ def truth_path(video: Path) -> Path:
     return Path(video).with_suffix(".truth.json")
 
 
-def marker_corners_mm() -> np.ndarray:
+def marker_corners_mm(setup: TableSetup = DEFAULT_SETUP) -> np.ndarray:
     """Play-area corners (= marker centres) in marker order: BL, TL, TR, BR."""
-    h = AREA_MM / 2
+    h = setup.area_mm / 2
     return np.array([[-h, h], [-h, -h], [h, -h], [h, h]], np.float64)
 
 
@@ -124,7 +164,7 @@ def seat_direction(seat: int, seats: int) -> tuple[float, float]:
 
 
 # -- camera ---------------------------------------------------------------------------------
-def camera_homography(rng: random.Random, tilt: float) -> np.ndarray:
+def camera_homography(rng: random.Random, tilt: float, setup: TableSetup = DEFAULT_SETUP) -> np.ndarray:
     """Plane (mm) -> image homography of a camera a little off vertical."""
     pitch, roll, yaw = (math.radians(rng.uniform(-tilt, tilt)) for _ in range(3))
     yaw = yaw / 2
@@ -135,8 +175,11 @@ def camera_homography(rng: random.Random, tilt: float) -> np.ndarray:
     rz = np.array([[math.cos(yaw), -math.sin(yaw), 0], [math.sin(yaw), math.cos(yaw), 0],
                    [0, 0, 1]])
     r = rz @ ry @ rx
-    shift = np.array([rng.uniform(-15, 15), rng.uniform(-10, 10), HEIGHT_MM * rng.uniform(0.97, 1.03)])
-    k = np.array([[FOCAL, 0, FRAME_W / 2], [0, FOCAL, FRAME_H / 2], [0, 0, 1]])
+    k_mm = setup.camera_mm / HEIGHT_MM
+    shift = np.array([rng.uniform(-15, 15) * k_mm, rng.uniform(-10, 10) * k_mm,
+                      setup.camera_mm * rng.uniform(0.97, 1.03)])
+    f = setup.focal
+    k = np.array([[f, 0, setup.width / 2], [0, f, setup.height / 2], [0, 0, 1]])
     h = k @ np.column_stack([r[:, 0], r[:, 1], shift])
     return h / h[2, 2]
 
@@ -147,6 +190,8 @@ def project(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
 
 # -- textures -------------------------------------------------------------------------------
 def _table_texture(kind: str, w: int, h: int, rng: np.random.Generator) -> np.ndarray:
+    if kind in MORE_TABLES:
+        return _more_texture(kind, w, h, rng)
     if kind == "wood":
         yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
         grain = np.sin(yy / 9.0 + 3 * np.sin(xx / 170.0) + rng.uniform(0, 6)) * 0.5 + 0.5
@@ -162,18 +207,44 @@ def _table_texture(kind: str, w: int, h: int, rng: np.random.Generator) -> np.nd
     return np.clip(tex, 0, 255).astype(np.uint8)
 
 
-def _lighting(rng: random.Random, d: Difficulty) -> np.ndarray:
-    yy, xx = np.mgrid[0:FRAME_H, 0:FRAME_W].astype(np.float32)
+def _more_texture(kind: str, w: int, h: int, rng: np.random.Generator) -> np.ndarray:
+    """Surfaces of set-ups built differently: a red felt with a coarse nap, a woven grey cloth,
+    a light linen (little darker than a card) and a dark varnished wood."""
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    fine = rng.normal(0, 1, (h, w)).astype(np.float32)
+    coarse = cv2.resize(rng.normal(0, 1, (max(1, h // 25), max(1, w // 25))).astype(np.float32),
+                        (w, h), interpolation=cv2.INTER_CUBIC)
+    if kind == "red_felt":
+        base, pattern = np.array([40, 40, 150], np.float32), 0.1 * coarse + 0.06 * fine
+    elif kind == "grey_cloth":
+        weave = np.sin(xx * 1.9) * np.sin(yy * 1.9)
+        base, pattern = np.array([105, 108, 110], np.float32), 0.08 * weave + 0.05 * coarse + 0.04 * fine
+    elif kind == "beige_linen":
+        weave = 0.5 * np.sin(xx * 2.3) + 0.5 * np.sin(yy * 2.1)
+        base, pattern = np.array([150, 180, 200], np.float32), 0.05 * weave + 0.04 * coarse + 0.03 * fine
+    else:  # dark_wood
+        grain = np.sin(xx / 6.0 + 4 * np.sin(yy / 210.0) + float(rng.uniform(0, 6)))
+        base, pattern = np.array([25, 45, 75], np.float32), 0.2 * grain + 0.08 * coarse + 0.05 * fine
+    return np.clip(base[None, None, :] * (1 + pattern[:, :, None]), 0, 255).astype(np.uint8)
+
+
+def _lighting(rng: random.Random, d: Difficulty, setup: TableSetup = DEFAULT_SETUP) -> np.ndarray:
+    width, height = setup.width, setup.height
+    k = width / 1280
+    yy, xx = np.mgrid[0:height, 0:width].astype(np.float32)
     angle = rng.uniform(0, 2 * math.pi)
-    ramp = math.cos(angle) * (xx / FRAME_W - 0.5) + math.sin(angle) * (yy / FRAME_H - 0.5)
-    r2 = ((xx - FRAME_W / 2) / FRAME_W) ** 2 + ((yy - FRAME_H / 2) / FRAME_H) ** 2
+    ramp = math.cos(angle) * (xx / width - 0.5) + math.sin(angle) * (yy / height - 0.5)
+    r2 = ((xx - width / 2) / width) ** 2 + ((yy - height / 2) / height) ** 2
     gain = 1.05 - d.lighting * (0.6 * (ramp + 0.5) + 0.8 * r2)
     # a lamp's pool of light and a soft shadow from something beside the table
-    cx, cy = rng.uniform(300, 980), rng.uniform(150, 570)
-    gain += 0.12 * np.exp(-(((xx - cx) / 260) ** 2 + ((yy - cy) / 200) ** 2))
-    sx, sy = rng.choice([(-100, rng.uniform(0, FRAME_H)), (FRAME_W + 100, rng.uniform(0, FRAME_H))])
-    gain -= d.lighting * 0.5 * np.exp(-(((xx - sx) / 300) ** 2 + ((yy - sy) / 250) ** 2))
+    cx, cy = rng.uniform(300, 980) * k, rng.uniform(150, 570) * k
+    gain += 0.12 * np.exp(-(((xx - cx) / (260 * k)) ** 2 + ((yy - cy) / (200 * k)) ** 2))
+    sx, sy = rng.choice([(-100 * k, rng.uniform(0, height)),
+                         (width + 100 * k, rng.uniform(0, height))])
+    gain -= d.lighting * 0.5 * np.exp(-(((xx - sx) / (300 * k)) ** 2 + ((yy - sy) / (250 * k)) ** 2))
     cast = 1.0 - 0.15 * np.array([rng.random(), rng.random(), rng.random()], np.float32)
+    if setup.warm or setup.light != 1.0:
+        cast = cast * setup.light * (1.0 - setup.warm * np.array([0.35, 0.15, 0.0], np.float32))
     return np.ascontiguousarray(np.clip(gain, 0.35, 1.3)[:, :, None] * cast[None, None, :], np.float32)
 
 
@@ -197,37 +268,83 @@ class _Arm:
 
 class _Scene:
     def __init__(self, deck: str, table: str, d: Difficulty, rng: random.Random,
-                 nrng: np.random.Generator) -> None:
+                 nrng: np.random.Generator, setup: TableSetup = DEFAULT_SETUP) -> None:
+        self.setup = setup
+        # drawn at a little finer than the camera sees it
+        self.px_mm = max(PX_MM, 1.15 * setup.focal / setup.camera_mm)
         self.art = card_images(deck, 400)
         self.art = {k: cv2.resize(v, (ART_W, round(v.shape[0] * ART_W / v.shape[1])),
                                   interpolation=cv2.INTER_AREA) for k, v in self.art.items()}
         self.aspect = self.art[BACK].shape[0] / ART_W
         self.d = d
         self.rng = rng
-        self.h_cam = camera_homography(rng, d.tilt)
+        self.h_cam = camera_homography(rng, d.tilt, setup)
         # the part of the plane the camera sees, with a margin
         inv = np.linalg.inv(self.h_cam)
-        seen = project(inv, np.array([[0, 0], [FRAME_W, 0], [FRAME_W, FRAME_H], [0, FRAME_H]]))
+        fw, fh = setup.width, setup.height
+        seen = project(inv, np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]]))
         self.x0, self.y0 = seen.min(axis=0) - 40
         x1, y1 = seen.max(axis=0) + 40
-        self.pw, self.ph = int((x1 - self.x0) * PX_MM), int((y1 - self.y0) * PX_MM)
+        self.pw, self.ph = int((x1 - self.x0) * self.px_mm), int((y1 - self.y0) * self.px_mm)
         self.base = _table_texture(table, self.pw, self.ph, nrng)
+        if setup.rim_mm > 0:
+            self._draw_rim(nrng)
         self._draw_markers()
+        if setup.clutter:
+            self._draw_clutter(rng)
         # plane pixels -> image
-        to_mm = np.array([[1 / PX_MM, 0, self.x0], [0, 1 / PX_MM, self.y0], [0, 0, 1]])
+        to_mm = np.array([[1 / self.px_mm, 0, self.x0], [0, 1 / self.px_mm, self.y0], [0, 0, 1]])
         self.h_img = self.h_cam @ to_mm
-        self.light = _lighting(rng, d)
+        self.light = _lighting(rng, d, setup)
         self.cards: list[_Card] = []
         self.static: np.ndarray | None = None
 
     def px(self, x: float, y: float) -> tuple[float, float]:
-        return (x - self.x0) * PX_MM, (y - self.y0) * PX_MM
+        return (x - self.x0) * self.px_mm, (y - self.y0) * self.px_mm
+
+    def _draw_rim(self, nrng: np.random.Generator) -> None:
+        """The table's edge in view: a 60 mm wooden rim ``rim_mm`` beyond the play area and a
+        dark floor beyond that."""
+        inner = self.setup.area_mm / 2 + self.setup.rim_mm
+        a, b = self.px(-inner, -inner), self.px(inner, inner)
+        c, d = self.px(-inner - 60, -inner - 60), self.px(inner + 60, inner + 60)
+        cloth = self.base.copy()
+        self.base[:] = _table_texture("wood", self.pw, self.ph, nrng)
+        floor = np.ones((self.ph, self.pw), bool)
+        floor[max(0, int(c[1])): max(0, int(d[1])), max(0, int(c[0])): max(0, int(d[0]))] = False
+        self.base[floor] = (self.base[floor] * 0.35).astype(np.uint8)
+        y0, y1, x0, x1 = (max(0, int(v)) for v in (a[1], b[1], a[0], b[0]))
+        self.base[y0:y1, x0:x1] = cloth[y0:y1, x0:x1]
+
+    def _draw_clutter(self, rng: random.Random) -> None:
+        """What lies on a real table all evening: the rest of the deck face down and a pencil
+        beside the play area, a coin and a ring inside it near its side edges (clear of the
+        markers), mirrored at random."""
+        half = self.setup.area_mm / 2
+        sx, sy = rng.choice((-1, 1)), rng.choice((-1, 1))
+        k = self.px_mm
+        deck_at = (sx * -(half + 70), sy * -0.25 * half)
+        coin_at = (sx * 0.85 * half, sy * 0.3 * half)
+        ring_at = (sx * -0.85 * half, sy * 0.35 * half)
+        pencil_at = (sx * (half + 45), sy * 0.2 * half)
+        for i in range(3):  # the deck's edge shows as a few offset backs
+            self._paste_card(self.base, _Card(self.art[BACK], deck_at[0] + i, deck_at[1] - i,
+                                              rng.uniform(-10, 10), FACE_DOWN))
+        cx, cy = self.px(*coin_at)
+        cv2.circle(self.base, (round(cx), round(cy)), round(12 * k), (60, 140, 170), -1, cv2.LINE_AA)
+        cv2.circle(self.base, (round(cx), round(cy)), round(9 * k), (90, 170, 200), 1, cv2.LINE_AA)
+        rx, ry = self.px(*ring_at)
+        cv2.circle(self.base, (round(rx), round(ry)), round(10 * k), (40, 170, 210), max(1, round(2.5 * k)),
+                   cv2.LINE_AA)
+        px, py = self.px(*pencil_at)
+        a = rng.uniform(80, 100)
+        cv2.ellipse(self.base, ((px, py), (170 * k, 7 * k), a), (30, 190, 230), -1, cv2.LINE_AA)
 
     def _draw_markers(self) -> None:
         dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
-        side = round(MARKER_MM * PX_MM)
-        quiet = round(8 * PX_MM)
-        for mid, (x, y) in enumerate(marker_corners_mm()):
+        side = round(self.setup.marker_mm * self.px_mm)
+        quiet = round(8 * self.px_mm)
+        for mid, (x, y) in enumerate(marker_corners_mm(self.setup)):
             img = cv2.aruco.generateImageMarker(dictionary, mid, side)
             img = cv2.copyMakeBorder(img, quiet, quiet, quiet, quiet, cv2.BORDER_CONSTANT, value=255)
             cx, cy = self.px(x, y)
@@ -238,7 +355,7 @@ class _Scene:
     def card_quad(self, c: _Card | tuple) -> np.ndarray:
         """Card corners in plane mm."""
         x, y, angle = (c.x, c.y, c.angle) if isinstance(c, _Card) else c
-        w, h = CARD_MM, CARD_MM * self.aspect
+        w, h = self.setup.card_mm, self.setup.card_mm * self.aspect
         a = math.radians(angle)
         ux, uy = (math.cos(a), -math.sin(a)), (math.sin(a), math.cos(a))
         pts = []
@@ -282,14 +399,15 @@ class _Scene:
         dx, dy = hx - sx, hy - sy
         n = math.hypot(dx, dy) or 1.0
         ux, uy = dx / n, dy / n
-        half = 38 * PX_MM
-        wrist = (hx - ux * 70 * PX_MM, hy - uy * 70 * PX_MM)
+        k = self.px_mm
+        half = 38 * k
+        wrist = (hx - ux * 70 * k, hy - uy * 70 * k)
         sleeve = np.array([[sx - uy * half * 1.2, sy + ux * half * 1.2],
                            [sx + uy * half * 1.2, sy - ux * half * 1.2],
                            [wrist[0] + uy * half, wrist[1] - ux * half],
                            [wrist[0] - uy * half, wrist[1] + ux * half]], np.int32)
         angle = math.degrees(math.atan2(uy, ux))
-        hand = ((round(hx), round(hy)), (round(62 * PX_MM), round(44 * PX_MM)), angle)
+        hand = ((round(hx), round(hy)), (round(62 * k), round(44 * k)), angle)
         forearm = np.array([[wrist[0] - uy * half * 0.8, wrist[1] + ux * half * 0.8],
                             [wrist[0] + uy * half * 0.8, wrist[1] - ux * half * 0.8],
                             [hx + uy * half * 0.8, hy - ux * half * 0.8],
@@ -299,7 +417,7 @@ class _Scene:
     def draw_arm(self, canvas: np.ndarray, arm: _Arm) -> None:
         sleeve, forearm, hand = self._arm_polys(arm)
         # soft shadow, cast down and to the right
-        off = np.array([14 * PX_MM, 18 * PX_MM], np.int32)
+        off = np.array([14 * self.px_mm, 18 * self.px_mm], np.int32)
         pts = np.vstack([sleeve, forearm]) + off
         x0, y0 = (int(v) for v in np.maximum(pts.min(axis=0) - 120, 0))
         x1, y1 = (int(v) for v in np.minimum(pts.max(axis=0) + 120, [canvas.shape[1], canvas.shape[0]]))
@@ -340,7 +458,8 @@ class _Scene:
             self._paste_card(canvas, c, lift)
         for arm in arms:
             self.draw_arm(canvas, arm)
-        return cv2.warpPerspective(canvas, self.h_img, (FRAME_W, FRAME_H), flags=cv2.INTER_LINEAR,
+        return cv2.warpPerspective(canvas, self.h_img, (self.setup.width, self.setup.height),
+                                   flags=cv2.INTER_LINEAR,
                                    borderMode=cv2.BORDER_REPLICATE)
 
 
@@ -355,17 +474,18 @@ def _sleeve(rng: random.Random) -> tuple[int, int, int]:
                        (60, 120, 170), (110, 40, 90)])
 
 
-def _shoulder(seat: int, seats: int, lateral: float) -> tuple[float, float]:
+def _shoulder(seat: int, seats: int, lateral: float,
+              setup: TableSetup = DEFAULT_SETUP) -> tuple[float, float]:
     dx, dy = seat_direction(seat, seats)
-    far = AREA_MM / 2 + 330
+    far = setup.area_mm / 2 + 330
     return dx * far - dy * lateral, dy * far + dx * lateral
 
 
 class _Mpeg4:
     """OpenCV's MPEG-4 writer as a sink (``write``/``close``)."""
 
-    def __init__(self, out: Path) -> None:
-        self.w = cv2.VideoWriter(str(out), cv2.VideoWriter_fourcc(*"mp4v"), FPS, (FRAME_W, FRAME_H))  # type: ignore[attr-defined]
+    def __init__(self, out: Path, size: tuple[int, int] = (FRAME_W, FRAME_H)) -> None:
+        self.w = cv2.VideoWriter(str(out), cv2.VideoWriter_fourcc(*"mp4v"), FPS, size)  # type: ignore[attr-defined]
         if not self.w.isOpened():
             raise RuntimeError(f"cannot write video {out}")
 
@@ -381,20 +501,22 @@ class _Writer:
     (a path: MPEG-4; or any sink with ``write(frame)`` and ``close()``)."""
 
     def __init__(self, out: Path | Any, scene: _Scene, d: Difficulty, seed: int) -> None:
-        self.w = _Mpeg4(out) if isinstance(out, Path) else out
+        size = (scene.setup.width, scene.setup.height)
+        self.w = _Mpeg4(out, size) if isinstance(out, Path) else out
         self.scene, self.d = scene, d
+        self.size = size
         self.frame = 0
         # Sensor noise: one field somewhat larger than a frame, cut at a fresh random offset
         # for every frame (drawing 2.7 million normal numbers per frame was most of the cost).
         cv2.setRNGSeed(seed)
-        self.noise = np.empty((FRAME_H + 97, FRAME_W + 131, 3), np.float32)
+        self.noise = np.empty((size[1] + 97, size[0] + 131, 3), np.float32)
         cv2.randn(self.noise, 0.0, d.noise)  # type: ignore[call-overload]
         self.rng = random.Random(seed)
 
     def write(self, img: np.ndarray) -> None:
         f = cast(np.ndarray, cv2.multiply(img, self.scene.light, dtype=cv2.CV_32F))
         dy, dx = self.rng.randrange(97), self.rng.randrange(131)
-        f += self.noise[dy:dy + FRAME_H, dx:dx + FRAME_W]
+        f += self.noise[dy:dy + self.size[1], dx:dx + self.size[0]]
         f8 = cv2.convertScaleAbs(f)  # saturates at 255; the few values below 0 fold back
         ok, buf = cv2.imencode(".jpg", f8, [cv2.IMWRITE_JPEG_QUALITY, self.d.jpeg])
         self.w.write(cast(np.ndarray, cv2.imdecode(buf, cv2.IMREAD_COLOR)) if ok else f8)
@@ -439,9 +561,9 @@ class _Director:
         img = s.art[BACK] if code == FACE_DOWN else (_object_image(rng) if code == OBJECT else s.art[code])
         card = _Card(img, x, y, angle, code)
         lateral = rng.uniform(-120, 120)
-        arm = _Arm(_shoulder(seat, self.seats, lateral), (0, 0), _skin(rng), _sleeve(rng))
+        arm = _Arm(_shoulder(seat, self.seats, lateral, s.setup), (0, 0), _skin(rng), _sleeve(rng))
         dx, dy = seat_direction(seat, self.seats)
-        grip = rng.uniform(0.25, 0.45) * CARD_MM * s.aspect  # hand this far behind the centre
+        grip = rng.uniform(0.25, 0.45) * s.setup.card_mm * s.aspect  # hand this far behind the centre
         start = (x + dx * 420, y + dy * 420)
         hold = (x + dx * grip, y + dy * grip)
         approach = rng.randint(7, 11)
@@ -482,7 +604,8 @@ class _Director:
         cx = float(np.mean([c.x for c, _ in taking]))
         cy = float(np.mean([c.y for c, _ in taking]))
         dx, dy = seat_direction(seat, self.seats)
-        arm = _Arm(_shoulder(seat, self.seats, rng.uniform(-100, 100)), (0, 0), _skin(rng), _sleeve(rng))
+        arm = _Arm(_shoulder(seat, self.seats, rng.uniform(-100, 100), s.setup), (0, 0), _skin(rng),
+                   _sleeve(rng))
         far_side = (cx - dx * 120, cy - dy * 120)
         start = (cx + dx * 420, cy + dy * 420)
         reach = rng.randint(8, 12)
@@ -506,7 +629,8 @@ class _Director:
                 mx = c.x + (cx - c.x) * squeeze + shift[0]
                 my = c.y + (cy - c.y) * squeeze + shift[1]
                 moving.append((_Card(c.img, mx, my, c.angle, c.code), 0.0))
-            inside = any(abs(m.x) < AREA_MM / 2 + 40 and abs(m.y) < AREA_MM / 2 + 40
+            edge = s.setup.area_mm / 2 + 40
+            inside = any(abs(m.x) < edge and abs(m.y) < edge
                          for m, _ in moving)
             if not inside and gone < 0:
                 gone = self.w.frame
@@ -518,14 +642,15 @@ class _Director:
 
 
 def _spot(rng: random.Random, seat: int, seats: int, used: list[tuple[float, float]],
-          d: Difficulty) -> tuple[float, float, float]:
+          d: Difficulty, setup: TableSetup = DEFAULT_SETUP) -> tuple[float, float, float]:
     """Where and at what angle a seat puts its card down in a trick."""
     dx, dy = seat_direction(seat, seats)
+    k = setup.scale
     for _ in range(50):
-        dist = rng.uniform(70, 140)
-        lat = rng.uniform(-70, 70)
+        dist = rng.uniform(70, 140) * k
+        lat = rng.uniform(-70, 70) * k
         x, y = dx * dist - dy * lat, dy * dist + dx * lat
-        if all(math.hypot(x - u, y - v) > CARD_MM * 1.9 for u, v in used):
+        if all(math.hypot(x - u, y - v) > setup.card_mm * 1.9 for u, v in used):
             break
     base = {(0.0, 1.0): 0, (-1.0, 0.0): 90, (0.0, -1.0): 180, (1.0, 0.0): 270}[(dx, dy)]
     angle = rng.uniform(0, 360) if rng.random() < d.any_angle else base + rng.uniform(-25, 25)
@@ -534,7 +659,8 @@ def _spot(rng: random.Random, seat: int, seats: int, used: list[tuple[float, flo
 
 def make_table_clip(out: Path, deck: str, seats: int = 2, cards: list[str] | None = None,
                     game: str = "tricks", difficulty: str = "normal", seed: int = 0,
-                    table: str | None = None, face_down: int = 0, objects: int = 0) -> TableTruth:
+                    table: str | None = None, face_down: int = 0, objects: int = 0,
+                    setup: TableSetup = DEFAULT_SETUP) -> TableTruth:
     """Write an overhead clip of ``cards`` being played (dealt round the seats) plus its truth.
 
     ``game`` is ``tricks`` (each seat plays one card, the trick is gathered) or ``durak`` (two
@@ -554,16 +680,16 @@ def make_table_clip(out: Path, deck: str, seats: int = 2, cards: list[str] | Non
     rng = random.Random(seed)
     nrng = np.random.default_rng(seed)
     table = table or rng.choice(TABLES)
-    if table not in TABLES:
-        raise ValueError(f"unknown table {table!r}; choose {', '.join(TABLES)}")
+    if table not in TABLES + MORE_TABLES:
+        raise ValueError(f"unknown table {table!r}; choose {', '.join(TABLES + MORE_TABLES)}")
     cards = list(cards) if cards else composition("36")
     rng.shuffle(cards)
     cards = cards[: len(cards) - len(cards) % seats] if game == "tricks" else cards
     hands = {s: cards[s::seats] for s in range(seats)}
-    scene = _Scene(deck, table, d, rng, nrng)
-    corners = project(scene.h_cam, marker_corners_mm())
+    scene = _Scene(deck, table, d, rng, nrng, setup)
+    corners = project(scene.h_cam, marker_corners_mm(setup))
     truth = TableTruth(deck=deck, seats=seats, difficulty=difficulty, seed=seed, frames=0, fps=FPS,
-                       width=FRAME_W, height=FRAME_H, table=table,
+                       width=setup.width, height=setup.height, table=table,
                        corners_px=corners.round(2).tolist(),
                        hands={str(s): list(h) for s, h in hands.items()})
     writer = _Writer(out, scene, d, seed)
@@ -582,12 +708,12 @@ def make_table_clip(out: Path, deck: str, seats: int = 2, cards: list[str] | Non
                 used: list[tuple[float, float]] = []
                 for j in range(seats):
                     seat = (leader + j) % seats
-                    x, y, a = _spot(rng, seat, seats, used, d)
+                    x, y, a = _spot(rng, seat, seats, used, d, setup)
                     used.append((x, y))
                     director.place(seat, hands[seat][k], x, y, a)
                     director.idle(rng.randint(0, 4))
                 for extra in extra_at.get(k, []):
-                    x, y, a = _spot(rng, 0, seats, used, d)
+                    x, y, a = _spot(rng, 0, seats, used, d, setup)
                     used.append((x, y))
                     director.place(0, extra, x, y, a)
                 director.idle(rng.randint(4, 12))
@@ -644,13 +770,14 @@ def _durak(director: _Director, rng: random.Random, hands: dict[int, list[str]],
 
 def make_scripted_clip(out: Path, deck: str, steps: list[tuple[int, list[tuple[str, float, float, float]]]],
                        seed: int = 0, difficulty: str = "normal", table: str = "green_felt",
-                       shift: dict[int, tuple[float, float]] | None = None) -> np.ndarray:
-    """A clip of set scenes, for bad-input tests: each step is (frames, cards on the table as
-    (code, x mm, y mm, angle)). ``shift`` moves the picture of chosen frames by (dx, dy) px, as
-    a knocked camera would. Returns the camera homography (plane mm -> image)."""
+                       shift: dict[int, tuple[float, float]] | None = None,
+                       setup: TableSetup = DEFAULT_SETUP) -> np.ndarray:
+    """A clip of set scenes, for bad-input tests and table checks: each step is (frames, cards
+    on the table as (code, x mm, y mm, angle)). ``shift`` moves the picture of chosen frames by
+    (dx, dy) px, as a knocked camera would. Returns the camera homography (plane mm -> image)."""
     d = DIFFICULTIES[difficulty]
     rng = random.Random(seed)
-    scene = _Scene(deck, table, d, rng, np.random.default_rng(seed))
+    scene = _Scene(deck, table, d, rng, np.random.default_rng(seed), setup)
     writer = _Writer(out, scene, d, seed)
     try:
         for count, cards in steps:
@@ -663,7 +790,8 @@ def make_scripted_clip(out: Path, deck: str, steps: list[tuple[int, list[tuple[s
                 if shift and writer.frame in shift:
                     dx, dy = shift[writer.frame]
                     frame = cv2.warpAffine(img, np.array([[1, 0, dx], [0, 1, dy]], np.float32),
-                                           (FRAME_W, FRAME_H), borderMode=cv2.BORDER_REPLICATE)
+                                           (setup.width, setup.height),
+                                           borderMode=cv2.BORDER_REPLICATE)
                 writer.write(frame)
     finally:
         writer.close()

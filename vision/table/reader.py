@@ -30,6 +30,7 @@ from vision.cards import UNKNOWN, ReaderFlag
 from vision.profile import DeckProfile
 from vision.table.calibrate import (
     MARGIN,
+    MARKER_MM,
     PLANE,
     Calibration,
     CalibrationError,
@@ -40,13 +41,17 @@ from vision.table.calibrate import (
 )
 from vision.table.faces import STORE_W, Faces
 
-SIDE = PLANE + 2 * MARGIN  # the top-down view, px
+# The top-down view is drawn at a fixed scale, so a card is about the same size in it on any
+# table (about 31 x 45 px): the play area's side in mm, from the calibration, sets its size.
+PLANE_PX_MM = PLANE / 500.0  # px of the view per mm of the table
+CARD_MM = (60.0, 87.5)  # a card's width and height before `table check` measured it (57-63 mm wide)
 STILL_FRAMES = 3  # frames a new card's patch must be still before it is read
 SETTLE_FRAMES = 45  # frames a still non-card thing must lie before it counts as an object
 MOTION = 18  # grey levels between frames that count as movement
 FG = 38  # colour difference from the empty table that counts as something on it
 FAINT = 18  # ... and the fainter difference a hand near the table's colour makes, next to an arm
-WHITE_LIFT = 45  # a card face is this much brighter than the table under it, and grey
+WHITE_LIFT = 45  # a card face is this much brighter than the table under it, and grey (or half
+# of what the table leaves below the paper's white, on a light table)
 NOTCH = 0.2  # share of a card's rectangle missing (not under a card) that means a hand lies on it
 HAND_GAP = 5  # px of the top-down view a hand must keep from a card before it is read
 CARD_W = 64  # canonical card width the faces are matched at
@@ -56,6 +61,7 @@ FLOOR = 0.42  # ... below this it is not a face at all (a back, an object): say 
 # Lead needed to name a card, over every rival, as a share of how different the two faces are
 # (1: the view is the best card's face exactly, 0: it is halfway between the two).
 SURE_MARGIN = 0.2
+TURN_RETRY = 0.6  # degrees: an unsure reading is tried again turned this much either way
 TWIN = 0.8  # faces this alike are told apart where they differ...
 CLOSE_TWIN = 0.95  # ...and these always (their whole-face lead is mostly noise)
 OUTSIDE_LEAD = 0.1  # a card outside the candidates this much more alike makes the answer ??
@@ -143,6 +149,7 @@ class _OnTable:
     frame: int
     white: float = 1.0  # share of the quad that looked like card face when it was placed
     covers: _OnTable | None = None  # the card it was laid overlapping (Durak)
+    wh: tuple[float, float] = (0.0, 0.0)  # short, long side of its outline in the view, px
 
 
 def _chan_max(img: np.ndarray) -> np.ndarray:
@@ -272,7 +279,8 @@ class TableReader:
     """Reads the cards played onto the table, frame by frame. One instance per camera."""
 
     def __init__(self, profile: DeckProfile, calibration: Calibration | None = None,
-                 seats: int = 2, faces: Faces | None = None, fps: float = 30.0) -> None:
+                 seats: int = 2, faces: Faces | None = None, fps: float = 30.0,
+                 marker_mm: float = MARKER_MM) -> None:
         from vision.table.faces import load_faces
 
         if seats not in (2, 4):
@@ -283,6 +291,7 @@ class TableReader:
         self.faces = faces if faces is not None else load_faces(profile)
         self.matcher = _Matcher(self.faces)
         self.cal = calibration
+        self.marker_mm = marker_mm
         self.frame_no = -1
         self.candidates: dict[int, list[str]] | None = None
         self.trick_complete: Callable[[list[str]], bool] | None = None
@@ -316,9 +325,13 @@ class TableReader:
             raise ValueError("frames must be BGR images")
         if not self._setup_done:
             self._setup(frame)
-        small = cv2.resize(frame, (frame.shape[1] // 2, frame.shape[0] // 2),
-                           interpolation=cv2.INTER_AREA)
-        plane = cv2.warpPerspective(small, self._h_small, (SIDE, SIDE), flags=cv2.INTER_LINEAR)
+        small = (cv2.resize(frame, (frame.shape[1] // 2, frame.shape[0] // 2),
+                            interpolation=cv2.INTER_AREA) if self._halve else frame)
+        side = self.side
+        plane = cv2.warpPerspective(small, self._h_small, (side, side), flags=cv2.INTER_LINEAR)
+        if self._gains is not None:
+            plane = cast(np.ndarray, cv2.multiply(plane, self._gains, dtype=cv2.CV_8U))
+        self.view = plane  # the top-down view of this frame (``table check`` looks at it)
         gray = cv2.cvtColor(plane, cv2.COLOR_BGR2GRAY)
         events: list[TableEvent] = []
         bad = self._bad(gray)
@@ -374,33 +387,47 @@ class TableReader:
     def _setup(self, frame: np.ndarray) -> None:
         if self.cal is None:
             try:
-                self.cal = calibrate_image(frame)
+                self.cal = calibrate_image(frame, self.marker_mm)
             except CalibrationError as exc:
                 raise CalibrationError(f"no calibration given and the first frame cannot be "
                                        f"calibrated: {exc}") from None
         else:
             self.cal.check_frame(frame.shape)
             self._check_fits(frame)
-        h = self.cal.to_plane()
+        cal = self.cal
+        self.plane = max(64, round(cal.area_mm * PLANE_PX_MM))
+        self.margin = round(self.plane * MARGIN / PLANE)
+        self.side = side = self.plane + 2 * self.margin
+        self.card_mm = cal.card_mm or CARD_MM
+        h = cal.to_plane(self.plane, self.margin)
         self._h_full = h
         self._h_full_inv = np.linalg.inv(h)
-        self._h_small = h @ np.diag([2.0, 2.0, 1.0])
+        # the view is drawn from the half-size frame when that still has more than enough pixels
+        self._halve = cal.image_px_per_mm() >= 1.8 * PLANE_PX_MM
+        self._h_small = h @ np.diag([2.0, 2.0, 1.0]) if self._halve else h
+        # the light's colour, from the markers' white cells: a white card looks grey in the view
+        self._gains: tuple[float, ...] | None = None
+        self._paper = 250.0
+        if cal.white is not None:
+            top = max(cal.white)
+            self._gains = (*(min(1.6, top / max(v, 1.0)) for v in cal.white), 1.0)
+            self._paper = min(255.0, top)
         self._watch = MarkerWatch(self.cal) if self.cal.markers else None
         # the markers' patches of the view: a knock moves them all at once
         r = 16
+        m, p = self.margin, self.plane
         self._marker_patches = [(int(y) - r, int(y) + r, int(x) - r, int(x) + r)
-                                for x, y in ((MARGIN, MARGIN + PLANE), (MARGIN, MARGIN),
-                                             (MARGIN + PLANE, MARGIN),
-                                             (MARGIN + PLANE, MARGIN + PLANE))]
+                                for x, y in ((m, m + p), (m, m), (m + p, m), (m + p, m + p))]
         self._bg: np.ndarray | None = None
         self._ref: np.ndarray | None = None
         self._prev = None
-        self._still: np.ndarray = np.zeros((SIDE, SIDE), np.uint8)
+        self._still: np.ndarray = np.zeros((side, side), np.uint8)
         self._quiet = 0
         # Arms reach in over the edge of what the camera sees (or of the view, if that is less).
-        h_img, w_img = frame.shape[0] // 2, frame.shape[1] // 2
+        k = 2 if self._halve else 1
+        h_img, w_img = frame.shape[0] // k, frame.shape[1] // k
         seen = cv2.warpPerspective(np.full((h_img, w_img), 255, np.uint8), self._h_small,
-                                   (SIDE, SIDE), flags=cv2.INTER_NEAREST)
+                                   (side, side), flags=cv2.INTER_NEAREST)
         seen = cv2.copyMakeBorder(seen[3:-3, 3:-3], 3, 3, 3, 3, cv2.BORDER_CONSTANT, value=0)
         self._border = ((seen > 0) & (cv2.erode(seen, np.ones((7, 7), np.uint8)) == 0)).astype(np.uint8)
         self._setup_done = True
@@ -435,6 +462,10 @@ class TableReader:
         if self._bg is None:
             self._bg = plane.copy()
             self._bg_gray = gray.copy()
+            # a card is WHITE_LIFT brighter than the table, or on a light table half of what
+            # the table leaves below the paper's white
+            room = np.clip((self._paper - gray.astype(np.float32)) * 0.5, 12, WHITE_LIFT)
+            self._lift = room.astype(np.uint8)
             self._ref = plane.copy()
             self._prev = blur
             return []
@@ -485,13 +516,13 @@ class TableReader:
         chroma = cv2.subtract(top, cv2.min(cv2.min(b, g), r))
         # grey: colour under a fifth of the brightness (a colour cast stays under that; skin not)
         grey = cv2.compare(cv2.multiply(chroma, 5), top, cv2.CMP_LT)
-        return (cv2.compare(lift, WHITE_LIFT, cv2.CMP_GT) & grey) // 255  # type: ignore[call-overload]
+        return (cv2.compare(lift, self._lift, cv2.CMP_GT) & grey) // 255  # type: ignore[operator]
 
     def _arrivals(self, frame: np.ndarray, plane: np.ndarray, white: np.ndarray,
                   hand: np.ndarray, diff_bg: np.ndarray) -> list[TableEvent]:
         assert self._ref is not None
         change = cv2.compare(_chan_max(cv2.absdiff(plane, self._ref)), FG, cv2.CMP_GT) // 255  # type: ignore[call-overload]
-        card_area = self._card_area or 0.006 * PLANE * PLANE
+        card_area = self._card_area or 0.29 * self._prior_area()
         new = change & white & (1 - hand)
         new = cv2.morphologyEx(new, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
         # a card's own pictures (court figures, pips) are inside its white outline
@@ -515,7 +546,7 @@ class TableReader:
             x, y, w, h = stats[i, :4]
             comp = (labels[y:y + h, x:x + w] == i)
             x0, y0 = max(0, x - 3), max(0, y - 3)
-            x1, y1 = min(SIDE, x + w + 3), min(SIDE, y + h + 3)
+            x1, y1 = min(self.side, x + w + 3), min(self.side, y + h + 3)
             if near_hand[y0:y1, x0:x1].any():
                 continue  # a hand is still over or beside it
             if self._still[y0:y1, x0:x1].min() < STILL_FRAMES:
@@ -544,12 +575,12 @@ class TableReader:
         events: list[TableEvent] = []
         placed_now: list[Placed] = []
         for comp, (x, y, w, h), rect in found:
-            quad = np.zeros((SIDE, SIDE), np.uint8)
+            quad = np.zeros((self.side, self.side), np.uint8)
             cv2.fillConvexPoly(quad, cv2.boxPoints(rect).astype(np.int32), 1)
             cov = self._covered(quad)
             event = self._read(frame, rect, covering=cov is not None)
             # whatever it was, it is now part of the settled scene
-            region: np.ndarray = np.zeros((SIDE, SIDE), np.uint8)
+            region: np.ndarray = np.zeros((self.side, self.side), np.uint8)
             region[y:y + h, x:x + w] = comp
             region = cv2.dilate(region, np.ones((5, 5), np.uint8))
             self._ref[region > 0] = plane[region > 0]
@@ -561,8 +592,9 @@ class TableReader:
                     if self.candidates is None and self.seats == 2:
                         event.seat = 1 - cov.seat
                 share = float((white & quad).sum()) / max(1.0, float(quad.sum()))
+                short, long = sorted(rect[1])
                 self.on_table.append(_OnTable(event.card, event.seat, quad, self.frame_no, share,
-                                              cov))
+                                              cov, (float(short), float(long))))
                 self._learn_size(rect, comp)
                 placed_now.append(event)
             events.append(event)
@@ -621,7 +653,7 @@ class TableReader:
         ids = np.unique(win[win > 0])
         if not len(ids):
             return True
-        quad: np.ndarray = np.zeros((SIDE, SIDE), np.uint8)
+        quad: np.ndarray = np.zeros((self.side, self.side), np.uint8)
         cv2.fillConvexPoly(quad, cv2.boxPoints(rect).astype(np.int32), 1)
         quad = cv2.dilate(quad, np.ones((5, 5), np.uint8))
         for i in ids:
@@ -635,7 +667,7 @@ class TableReader:
 
     def _notched(self, comp: np.ndarray, at: tuple[int, int], rect: tuple) -> float:
         """Share of the card's rectangle that is not card, leaving out the cards it lies on."""
-        quad: np.ndarray = np.zeros((SIDE, SIDE), np.uint8)
+        quad: np.ndarray = np.zeros((self.side, self.side), np.uint8)
         cv2.fillConvexPoly(quad, cv2.boxPoints(rect).astype(np.int32), 1)
         quad = cast(np.ndarray, cv2.erode(quad, np.ones((3, 3), np.uint8)))  # the outline's own rounding
         x, y = at
@@ -650,12 +682,16 @@ class TableReader:
 
     def _card_sized(self, rect: tuple) -> bool:
         short, long = sorted(rect[1])
-        if self._card_wh is None:  # nothing learned yet: about a card of a 500 mm play area
+        if self._card_wh is None:  # nothing learned yet: a card of the size measured or assumed
             area = short * long
-            prior = 0.021 * PLANE * PLANE
+            prior = self._prior_area()
             return 0.6 * prior <= area <= 1.4 * prior and 1.2 <= long / max(short, 1e-3) <= 1.8
         cw, ch = self._card_wh
         return abs(short / cw - 1) < 0.2 and abs(long / ch - 1) < 0.2
+
+    def _prior_area(self) -> float:
+        """A card's area in the view before any card was read here (px)."""
+        return self.card_mm[0] * self.card_mm[1] * PLANE_PX_MM ** 2
 
     def _covered(self, quad: np.ndarray) -> _OnTable | None:
         """The card a new card was laid overlapping. One laid over two (Durak's pairs lie close)
@@ -690,7 +726,7 @@ class TableReader:
         if not self.on_table:
             return []
         gone_now: list[_OnTable] = []
-        cover = np.zeros((SIDE, SIDE), np.uint8)
+        cover = np.zeros((self.side, self.side), np.uint8)
         for t in reversed(self.on_table):  # latest on top
             exposed = t.mask & (1 - cover) & (1 - hand)
             cover |= t.mask
@@ -777,12 +813,22 @@ class TableReader:
 
     def _read(self, frame: np.ndarray, rect: tuple, covering: bool = False) -> TableEvent | None:
         event = self._read_with(frame, rect, None)
+        if isinstance(event, Placed) and event.card == UNKNOWN and event.candidates:
+            # A small card's outline is a few dozen pixels: its angle is uncertain by about half
+            # a degree, which is enough to blur a pip. Read again turned either way; taken only
+            # if both agree or just one is sure.
+            tries = [self._read_with(frame, (rect[0], rect[1], rect[2] + d), None)
+                     for d in (-TURN_RETRY, TURN_RETRY)]
+            sure = {t.card for t in tries if isinstance(t, Placed) and t.card != UNKNOWN}
+            if len(sure) == 1:
+                event = max((t for t in tries if isinstance(t, Placed) and t.card in sure),
+                            key=lambda t: t.confidence)
         if (isinstance(event, Placed) and event.card == UNKNOWN and event.flag is None
                 and not covering and self.candidates is not None):
             # Unsure among all hands: a card lying on its own in front of a seat was played by
             # that seat, so its hand alone may settle it (two near-identical faces in two hands).
             (cx, cy) = rect[0]
-            zone = seat_of((cx - MARGIN) / PLANE, (cy - MARGIN) / PLANE, self.seats)
+            zone = seat_of((cx - self.margin) / self.plane, (cy - self.margin) / self.plane, self.seats)
             if zone is not None and self.candidates.get(zone):
                 again = self._read_with(frame, rect, zone)
                 if isinstance(again, Placed) and again.card != UNKNOWN:
@@ -794,12 +840,14 @@ class TableReader:
         if got is None:
             return None
         up, height = got
+        if self._gains is not None:  # faces matched in the paper's white, as they were taught
+            up = cast(np.ndarray, cv2.multiply(up, self._gains, dtype=cv2.CV_8U))
         if self.debug is not None:
             self.debug.append((self.frame_no, rect, up))
         scores = self.matcher.scores(up, height)
         codes = self.matcher.codes
         (cx, cy) = rect[0]
-        zone = seat_of((cx - MARGIN) / PLANE, (cy - MARGIN) / PLANE, self.seats)
+        zone = seat_of((cx - self.margin) / self.plane, (cy - self.margin) / self.plane, self.seats)
         order = np.argsort(-scores)
         top = float(scores[order[0]])
         if top < FLOOR:
