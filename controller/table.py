@@ -154,6 +154,11 @@ class ShoeLoop:
             self.archive.close()
 
 
+SILENT_AFTER = 30.0  # s without a card read, while the game waits for one and arms are busy
+BUSY_FRAMES = 15  # frames with an arm over the table in that time that make the silence odd
+TABLE_KINDS = frozenset({"play", "beat", "transfer"})  # the game's events that lay a card down
+
+
 class TableLoop:
     """The overhead camera's frames → the table reader → the controller, for a live camera and
     the simulated table alike. Before each frame the reader is told the cards still in every
@@ -164,10 +169,16 @@ class TableLoop:
     camera's state."""
 
     def __init__(self, controller: Controller, reader: TableReader,
-                 name: str = "camera table") -> None:
+                 name: str = "camera table", silent_after: float = SILENT_AFTER) -> None:
         self.controller = controller
         self.reader = reader
         self.name = name
+        # Never silent: the clock time and reader state when a card was last read (or the game
+        # last moved on); past ``silent_after`` with arms busy and a card awaited, one alert.
+        self.silent_after = silent_after
+        self._heard: tuple[float, int, int] | None = None  # t, reader frame, busy frames
+        self._heard_seq = -1
+        self._told = False
         self.skip: Callable[[TableEvent, float], bool] = lambda _ev, _t: False
         # After a restart the frames up to this clock time are read again. The hands are those
         # of after the crash, where a card put down before it is in no hand: read against them
@@ -212,6 +223,30 @@ class TableLoop:
         for ev in self.reader.feed(frame):
             ev.frame = frame_no - (self.reader.frame_no - ev.frame)
             self.event(ev, t)
+        self._watch_silence(t, frame_no)
+
+    def _watch_silence(self, t: float, frame_no: int) -> None:
+        ctl, reader = self.controller, self.reader
+        if self._heard is None or ctl.seq != self._heard_seq:
+            self._heard = (t, reader.frame_no, reader.busy_frames)
+            self._heard_seq = ctl.seq
+            self._told = False
+            return
+        since, since_frame, busy = self._heard
+        if self._told or t - since < self.silent_after or t <= self.replay_until:
+            return
+        if reader.busy_frames - busy < BUSY_FRAMES:
+            return  # nobody reached over the table: people are thinking, not playing
+        game = ctl.game
+        if game is None or game.is_over or game.expects_shoe:
+            return
+        if not any(e.kind in TABLE_KINDS for e in game.legal_actions()):
+            return  # bidding, declaring: no card is awaited on the table
+        self._told = True
+        why = reader.silence(since_frame)
+        ctl.set_device(self.name, {"kind": "camera", "state": "warning", "detail": why})
+        ctl.submit(CameraNote(camera="table", flag=why, frame=max(frame_no, 0), t=round(t, 4)))
+        self._heard_seq = ctl.seq  # its own alert does not restart the clock: said once
 
     def event(self, ev: TableEvent, t: float) -> None:
         if self.skip(ev, t):

@@ -85,6 +85,36 @@ def test_a_failed_check_says_why_and_stores_nothing(anglo, tmp_path, case):
         assert "Т♥" in problem.ru and "К♥" in problem.ru
 
 
+def test_markers_given_the_wrong_size_are_named_as_the_cause(anglo, tmp_path):
+    """--marker-cm twice the printed size: the play area measures 72 cm and the cards twice what
+    a card should be there. Nothing is read, and the check says the sizes disagree."""
+    profile, faces = anglo
+    path = _clip(tmp_path, [("AS", *SEAT1), ("AH", *SEAT2)])
+    result = run_check(frames(path), profile, ["AS", "AH"], 2, faces=faces, marker_mm=88.0)
+    assert not result.ok and result.calibration is None
+    assert result.figures["area_cm"] == pytest.approx(72.0, abs=2.0)
+    mismatch = [p for p in result.problems if p.finding == Finding.SIZE_MISMATCH]
+    assert [p.seat for p in mismatch] == [0, 1]
+    assert "больше" in mismatch[0].ru and "--marker-cm" in mismatch[0].ru
+    # the card is still 95 px wide in the image, whatever the markers were said to be
+    assert result.figures["card_px"] == pytest.approx(95, abs=8)
+
+
+def test_a_dim_table_is_refused(anglo, tmp_path):
+    """The same table at 0.6 of the light: the markers' white falls to about 120 of 255, where a
+    hand over a card was seen to go unnoticed. Refused, even though both cards may be read."""
+    profile, faces = anglo
+    dim = TableSetup.sized(1280, 720, 360, 95, 63, rim_mm=90, clutter=True, light=0.6)
+    path = tmp_path / "dim.mp4"
+    make_scripted_clip(path, "anglo", [(8, []), (14, [("AS", *SEAT1), ("AH", *SEAT2)]), (8, [])],
+                       table="blue_felt", setup=dim)
+    result = run_check(frames(path), profile, ["AS", "AH"], 2, faces=faces)
+    assert not result.ok and result.calibration is None
+    assert max(result.figures["white"]) < 140
+    dark = [p for p in result.problems if p.finding == Finding.TOO_DARK]
+    assert len(dark) == 1 and "света" in dark[0].ru
+
+
 def test_russian_card_names():
     assert [card_ru(c) for c in ("AS", "TH", "QD", "JC", "KH", "7S", "??")] == [
         "Т♠", "10♥", "Д♦", "В♣", "К♥", "7♠", "??"]

@@ -192,3 +192,43 @@ def _frames(clip: Path) -> int:
     from vision.video import frame_count
 
     return frame_count(clip)
+
+
+def _alerts(ctl) -> list[dict]:
+    return [e.body for e in ctl.log.entries(ctl.game_id, kinds=("alert",))]
+
+
+def test_a_camera_that_reads_nothing_says_why(make_controller, bout) -> None:
+    """Markers given as twice their printed size: every card looks twice what a card should be
+    here, settles and is never read. Arms are busy and the game awaits a card, so after
+    ``silent_after`` the organiser is told once, with the sizes, instead of waiting forever."""
+    clip, times, _filmed = bout
+    ctl = make_controller("durak2", {}, ["Аня", "Боря"])
+    _deal(ctl)
+    bundle = load_bundle(BUNDLES / "durak2")
+    reader = TableReader(bundle.profile(), None, 2, faces=bundle.faces(), marker_mm=88.0)
+    loop = TableLoop(ctl, reader, silent_after=4.0)
+    for n, frame in enumerate(frames(clip)):
+        loop.frame(times[n], n, frame)
+    placed = [e for e in ctl.log.entries(ctl.game_id, kinds=("input",))
+              if e.body["kind"] == "placed"]
+    assert placed == []  # nothing read: the set-up is wrong
+    silent = [a["message"] for a in _alerts(ctl) if "no card read" in a["message"]]
+    assert len(silent) == 1, silent
+    # a 6 cm card measured on a plane twice too large looks 3 cm wide to the reader
+    assert "white" in silent[0] and "marker size" in silent[0]
+    assert ctl.devices["camera table"]["state"] == "warning"
+
+
+def test_no_alert_while_nobody_reaches_over_the_table(make_controller, bout) -> None:
+    """Players thinking for a minute over an empty table: silence, but no arm, so no alert."""
+    clip, _times, _filmed = bout
+    ctl = make_controller("durak2", {}, ["Аня", "Боря"])
+    _deal(ctl)
+    bundle = load_bundle(BUNDLES / "durak2")
+    loop = TableLoop(ctl, TableReader(bundle.profile(), None, 2, faces=bundle.faces()),
+                     silent_after=4.0)
+    first = next(iter(frames(clip)))
+    for n in range(60 * 5):  # a minute at 5 frames a second
+        loop.frame(n / 5, n, first)
+    assert _alerts(ctl) == []

@@ -34,6 +34,11 @@ from vision.table.reader import FG, PLANE_PX_MM, Flag, Placed, TableReader, _cha
 MIN_CARD_PX = 45  # a card narrower than this in the image loses its index's detail
 MAX_CARD_PX = 260  # ... wider than this, the play area hardly fits a camera's frame
 AREA_READ_MM = (350.0, 1050.0)  # play areas the reader was measured on (docs/table-camera.md)
+# the paper's white (the markers' white cells, brightest channel) below this is too dim: a hand and
+# a dark sleeve then differ from a mid-grey cloth by less than the reader's hand threshold, and
+# on the held-back grey cloth at 0.6 of the light (white 120) a hand resting on a card went
+# unseen (docs/table-camera.md); every set-up that read fully had 170 or more
+DIM_WHITE = 140
 LOOK_EVERY = 3  # frames between looks at what lies in the seat zones
 
 
@@ -53,6 +58,7 @@ class Finding(StrEnum):
 
     CARD_TOO_SMALL = "card-too-small"
     CARD_TOO_LARGE = "card-too-large"
+    SIZE_MISMATCH = "size-mismatch"
     AREA_OUT_OF_RANGE = "area-out-of-range"
     GLARE = "glare"
     TOO_DARK = "too-dark"
@@ -218,8 +224,14 @@ def run_check(frames: Iterable[np.ndarray], profile: DeckProfile, cards: list[st
     problems: list[Problem] = []
     card_w = reader.card_mm[0]
     sizes = [r.size_mm for r in readings if r.size_mm]
+    # the card's width in the image: from the cards read, else from card-shaped things seen in
+    # the zones (a card not read because it is not the size expected), else as assumed
+    shaped = [r.seen_mm for r in readings
+              if r.seen_mm and 1.25 <= r.seen_mm[1] / max(r.seen_mm[0], 1e-3) <= 1.8]
     if sizes:
         card_w = float(np.median([s[0] for s in sizes]))
+    elif shaped:
+        card_w = float(np.median([s[0] for s in shaped]))
     card_px = card_w * px_mm
     if card_px < MIN_CARD_PX:
         problems.append(Problem(
@@ -257,6 +269,14 @@ def run_check(frames: Iterable[np.ndarray], profile: DeckProfile, cards: list[st
     if dark:
         problems.append(Problem(Finding.TOO_DARK, "слишком темно: камера почти ничего не видит",
                                 "too dark: the camera sees almost nothing"))
+    elif cal.white is not None and max(cal.white) < DIM_WHITE:
+        white = round(max(cal.white))
+        problems.append(Problem(
+            Finding.TOO_DARK,
+            f"тускло: белое на метках только {white} из 255 (нужно не меньше {DIM_WHITE}); руки "
+            f"над картами видны плохо. Добавьте света или увеличьте выдержку камеры",
+            f"too dim: the markers' white is only {white} of 255 (at least {DIM_WHITE} needed); "
+            f"hands over the cards are hard to see. More light or a longer exposure"))
     for seat in clutter:
         problems.append(Problem(
             Finding.CLUTTER,
@@ -328,6 +348,18 @@ def _why_not_read(r: SeatReading, reader: TableReader, px_mm: float, unsure: boo
                 f"чтения; опустите камеру",
                 f"seat {seat + 1}: the card shows {short * px_mm:.0f} px wide, too small to read; "
                 f"lower the camera", seat)
+        ratio = float(np.sqrt(short * long / (w * h)))
+        if 1.25 <= long / max(short, 1e-3) <= 1.8 and not 0.7 <= ratio <= 1.4:
+            how = f"в {ratio:.1f} раза больше" if ratio > 1 else f"в {1 / ratio:.1f} раза меньше"
+            how_en = f"{ratio:.1f}x larger" if ratio > 1 else f"{1 / ratio:.1f}x smaller"
+            return Problem(
+                Finding.SIZE_MISMATCH,
+                f"место {seat + 1}: карта видна {how} ожидаемой ({short / 10:.0f}×{long / 10:.0f} "
+                f"см при {w / 10:.0f}×{h / 10:.0f}); размер меток указан неверно? Укажите "
+                f"настоящий (--marker-cm)",
+                f"seat {seat + 1}: the card shows {how_en} than expected ({short / 10:.0f}x"
+                f"{long / 10:.0f} cm for {w / 10:.0f}x{h / 10:.0f}); is the markers' size wrong? "
+                f"Give their real size (--marker-cm)", seat)
         if short * long > 1.5 * w * h:
             return Problem(
                 Finding.TWO_IN_ZONE,

@@ -18,8 +18,10 @@ better is answered ``??``. When the best card does not clearly beat the runner-u
 from __future__ import annotations
 
 import math
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
 from typing import cast
 
@@ -139,6 +141,22 @@ class Flag:
 
 
 TableEvent = Placed | Removed | Flag
+
+
+class Unread(StrEnum):
+    """Something settled on the table and gave no event: what the reader says when it has been
+    silent while hands were busy over the table (``TableReader.silence``)."""
+
+    SIZE = "size"  # white and card-like, but not the size a card is here
+    DULL = "dull"  # settled, not white: an object, or cards that do not stand out from the cloth
+    NO_FACE = "no-face"  # card-sized and white, unlike every face of the deck
+
+
+@dataclass
+class Settled:
+    frame: int
+    kind: Unread
+    size_mm: tuple[float, float]  # short, long side on the table
 
 
 @dataclass(eq=False)
@@ -296,6 +314,9 @@ class TableReader:
         self.candidates: dict[int, list[str]] | None = None
         self.trick_complete: Callable[[list[str]], bool] | None = None
         self.on_table: list[_OnTable] = []
+        # what settled without an event, and the frames with an arm over the table: why silent
+        self.unread: deque[Settled] = deque(maxlen=32)
+        self.busy_frames = 0
         self._setup_done = False
         self._bad_frame: str | None = None
         self._paused = False
@@ -486,6 +507,7 @@ class TableReader:
         fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         hand = self._hands(fg)
         if hand.any():
+            self.busy_frames += 1
             # a hand whose skin is near the table's colour (brown skin on wood) is only faintly
             # different from the table: grow the arm into faint change joined to it, so a hand
             # resting on a card keeps the card from being read until it leaves
@@ -568,6 +590,7 @@ class TableReader:
                 if self._still[y0:y1, x0:x1].min() >= SETTLE_FRAMES:
                     roi = self._ref[y:y + h, x:x + w]
                     roi[comp] = plane[y:y + h, x:x + w][comp]
+                    self._note(Unread.SIZE, rect)
                 continue
             if self._notched(comp, (x, y), rect) > NOTCH:
                 continue  # a bite out of its outline: a hand the table's colour lies on it
@@ -585,6 +608,7 @@ class TableReader:
             region = cv2.dilate(region, np.ones((5, 5), np.uint8))
             self._ref[region > 0] = plane[region > 0]
             if event is None:
+                self._note(Unread.NO_FACE, rect)
                 continue
             if isinstance(event, Placed):
                 if cov is not None:
@@ -637,6 +661,8 @@ class TableReader:
                     quad = np.zeros_like(other)
                     cv2.fillConvexPoly(quad, cv2.boxPoints(rect).astype(np.int32), 1)
                     self.on_table.append(_OnTable(FACE_DOWN, -1, quad, self.frame_no, 0.0))
+                elif bare < 0.5:
+                    self._note(Unread.DULL, rect)
                 continue
             out[y:y + h, x:x + w][comp] = 1
         return out
@@ -679,6 +705,32 @@ class TableReader:
         if self.notch_log is not None:
             self.notch_log.append((self.frame_no, rect[0], share))
         return share
+
+    def _note(self, kind: Unread, rect: tuple) -> None:
+        short, long = sorted(rect[1])
+        self.unread.append(Settled(self.frame_no, kind,
+                                   (float(short) / PLANE_PX_MM, float(long) / PLANE_PX_MM)))
+
+    def silence(self, since_frame: int) -> str:
+        """Why no card was read since ``since_frame`` although arms were over the table, in a
+        line for the organiser (at most 80 characters), from what settled meanwhile."""
+        if self._paused:
+            return "no card read: the camera moved (markers off their place)"
+        if self._bad_frame:
+            return f"no card read: {self._bad_frame}"[:80]
+        recent = [u for u in self.unread if u.frame > since_frame]
+        w, h = (self.card_mm if self._card_wh is None
+                else (float(self._card_wh[0]) / PLANE_PX_MM, float(self._card_wh[1]) / PLANE_PX_MM))
+        sized = [u for u in recent if u.kind == Unread.SIZE]
+        if sized:
+            a, b = (float(np.median([u.size_mm[i] for u in sized])) / 10 for i in (0, 1))
+            return (f"no card read: white {a:.0f}x{b:.0f} cm things settle, cards here are "
+                    f"{w / 10:.0f}x{h / 10:.0f}: marker size?")[:80]
+        if any(u.kind == Unread.NO_FACE for u in recent):
+            return "no card read: cards seen, unlike every face of the deck: deck taught?"
+        if any(u.kind == Unread.DULL for u in recent):
+            return "no card read: things settle but are not white: cloth or light? table check"
+        return "no card read although hands are over the table: run table check"
 
     def _card_sized(self, rect: tuple) -> bool:
         short, long = sorted(rect[1])
