@@ -101,8 +101,9 @@ class LiveTable:
                                      f"this one has {seats}")
                         loop = None
                         continue
-                    loop = TableLoop(self.controller, TableReader(self.profile, cal, seats, faces),
-                                     name=name)
+                    reader = TableReader(self.profile, cal, seats, faces,
+                                         marker_mm=cam_cfg.marker_cm * 10)
+                    loop = TableLoop(self.controller, reader, name=name)
                 loop.frame(t, n, frame)
         except Exception as exc:  # the camera loop must never take the table down
             log.exception("table camera loop failed")

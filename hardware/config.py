@@ -102,6 +102,8 @@ class CameraConfig(_Strict):
     stall_s: float = Field(default=1.0, gt=0)  # no frame for this long past due: "stalled"
     # the table camera: its calibration (`cardtable table calibrate`); else from its markers
     calibration: str | None = None
+    # the table camera without a calibration: the markers' printed side, for the play area's size
+    marker_cm: float = Field(default=4.4, gt=0.5, lt=200)
     # synthetic: the footage generator renders these cards, or the shoe of a seeded game
     cards: list[str] | None = None
     game: str | None = None
@@ -374,7 +376,8 @@ stall_s = 1.0                       # no frame this long past due: reported as s
 # width = 1280
 # height = 720
 # fps = 30
-# calibration = "table.json"        # from `cardtable table calibrate`; else from the markers
+# calibration = "table.json"        # from `cardtable table calibrate` (and `table check`)
+# marker_cm = 4.4                   # without a calibration: the markers' printed side
 
 [web]
 host = "0.0.0.0"                    # 127.0.0.1: this Pi's screen only

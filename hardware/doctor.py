@@ -145,9 +145,12 @@ def check_camera(name: str, cam_cfg: CameraConfig, *, window_s: float = CAMERA_W
 
 
 def check_table_view(cfg: TableConfig, frame: np.ndarray) -> Check:
-    """The overhead camera sees the play area and the deck can be read on the table."""
+    """The overhead camera sees the play area, the set-up can be read (the card's width in the
+    image, the play area's size, the light: ``vision.table.check.setup_problems``) and the deck
+    can be read on the table."""
     from vision.profile import ProfileError, load_profile
     from vision.table.calibrate import CalibrationError, calibrate_image, load_calibration
+    from vision.table.check import setup_problems
     from vision.table.faces import FacesError, load_faces
 
     cam_cfg = cfg.cameras["table"]
@@ -158,13 +161,22 @@ def check_table_view(cfg: TableConfig, frame: np.ndarray) -> Check:
             cal.check_frame(frame.shape)
             seen = f"calibration {cam_cfg.calibration} fits the {frame.shape[1]}x{frame.shape[0]} frames"
         else:
-            calibrate_image(frame)
+            cal = calibrate_image(frame, cam_cfg.marker_cm * 10)
             seen = "all four ArUco markers (0-3) in view"
     except CalibrationError as exc:
         return Check("camera", label, False, str(exc),
                      "put the DICT_4X4_50 markers 0-3 on the play area's corners in view of the "
                      "camera, or calibrate it: cardtable table calibrate SNAPSHOT.png --out table.json "
                      "and set calibration in [cameras.table]")
+    card_mm = (cal.card_mm or (60.0, 87.5))[0]
+    seen += (f"; play area {cal.area_mm / 10:.1f} cm, a card {card_mm * cal.image_px_per_mm():.0f} px "
+             f"wide" + (f", the markers' white {max(cal.white):.0f}" if cal.white else ""))
+    problems = setup_problems(cal)
+    if problems:
+        return Check("camera", label, False, f"{seen}; " + "; ".join(p.en for p in problems),
+                     "fix the set-up as said, then lay known cards: cardtable table check")
+    if cal.check is None:
+        seen += "; not yet checked with known cards (cardtable table check)"
     try:
         load_faces(load_profile(cfg.table.deck), build=False)
     except ProfileError as exc:

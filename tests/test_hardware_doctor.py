@@ -170,11 +170,33 @@ def test_table_camera_view_and_deck(tmp_path: Path, sims, capsys, monkeypatch, f
     by = {(c["kind"], c["name"]): c for c in out["checks"]}
     view = by[("camera", "table view")]
     assert "all four ArUco markers (0-3) in view" in view["detail"]
+    # the bundled clips' markers are 4.4 cm, 50 cm apart (vision.table.footage)
+    assert "play area 50." in view["detail"] and "not yet checked with known cards" in view["detail"]
     if faces:
         assert view["ok"] and rc == 0, out
     else:
         assert not view["ok"] and rc == 1
         assert "cardtable table faces club-deck" in view["fix"]
+
+
+def test_a_dim_table_is_a_problem_with_its_fix(tmp_path: Path, sims, capsys, monkeypatch) -> None:
+    """A table lit at 0.6 of the light: the markers' white says so before any card is laid."""
+    from vision.table.footage import TableSetup, make_scripted_clip
+
+    _club_deck(tmp_path / "home", monkeypatch)
+    clip = tmp_path / "dim.mp4"
+    make_scripted_clip(clip, "anglo", [(20, [])], table="blue_felt",
+                       setup=TableSetup.sized(1280, 720, 360, 95, 63, light=0.6))
+    cfg = write_config(tmp_path / "t.toml", PanelConfig(), data_dir=tmp_path / "d",
+                       port=free_port())
+    with cfg.open("a", encoding="utf-8") as f:
+        f.write(f'\n[cameras.table]\nkind = "file"\npath = {toml_str(str(clip))}\n'
+                f'width = 1280\nheight = 720\n')
+    assert main(["doctor", "--config", str(cfg), "--camera-window", "0.3",
+                 "--panel-wait", "1"]) == 1
+    out = capsys.readouterr().out
+    assert "FAIL camera table view" in out and "too dim: the markers' white is only" in out
+    assert "play area 36." in out and "cardtable table check" in out
 
 
 def test_table_camera_calibrated_for_another_camera(tmp_path: Path, sims, capsys) -> None:

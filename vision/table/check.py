@@ -29,7 +29,7 @@ from vision.cards import UNKNOWN, ReaderFlag
 from vision.profile import DeckProfile
 from vision.table.calibrate import MARKER_MM, Calibration, seat_of
 from vision.table.faces import Faces
-from vision.table.reader import FG, PLANE_PX_MM, Flag, Placed, TableReader, _chan_max
+from vision.table.reader import CARD_MM, FG, PLANE_PX_MM, Flag, Placed, TableReader, _chan_max
 
 MIN_CARD_PX = 45  # a card narrower than this in the image loses its index's detail
 MAX_CARD_PX = 260  # ... wider than this, the play area hardly fits a camera's frame
@@ -170,6 +170,47 @@ class _ZoneWatch:
         return out
 
 
+def setup_problems(cal: Calibration, card_px: float | None = None) -> list[Problem]:
+    """What the markers alone tell is wrong with a table's set-up (no cards needed): the card's
+    width in the image (``card_px``; else from the calibration's card size or the assumed one),
+    the play area's size, the light. ``cardtable doctor`` asks this of every frame it looks at."""
+    problems: list[Problem] = []
+    if card_px is None:
+        card_px = (cal.card_mm or CARD_MM)[0] * cal.image_px_per_mm()
+    if card_px < MIN_CARD_PX:
+        problems.append(Problem(
+            Finding.CARD_TOO_SMALL,
+            f"карты в кадре слишком малы: {card_px:.0f} px в ширину, нужно не меньше {MIN_CARD_PX}; "
+            f"опустите камеру или включите большее разрешение",
+            f"cards are too small in the image: {card_px:.0f} px wide, at least {MIN_CARD_PX} needed; "
+            f"lower the camera or use a higher resolution"))
+    elif card_px > MAX_CARD_PX:
+        problems.append(Problem(
+            Finding.CARD_TOO_LARGE,
+            f"карты в кадре слишком велики: {card_px:.0f} px в ширину; поднимите камеру, чтобы "
+            f"весь стол с полями был в кадре",
+            f"cards are too large in the image: {card_px:.0f} px wide; raise the camera so the "
+            f"whole play area and its margins are in view"))
+    lo, hi = AREA_READ_MM
+    if not lo <= cal.area_mm <= hi:
+        problems.append(Problem(
+            Finding.AREA_OUT_OF_RANGE,
+            f"игровое поле {cal.area_mm / 10:.0f} см между метками; проверено {lo / 10:.0f}-"
+            f"{hi / 10:.0f} см. Если это неверно, укажите настоящий размер меток (--marker-cm)",
+            f"the play area is {cal.area_mm / 10:.0f} cm between markers; the reader is measured "
+            f"on {lo / 10:.0f}-{hi / 10:.0f} cm. If that is wrong, give the markers' real size "
+            f"(--marker-cm)"))
+    if cal.white is not None and max(cal.white) < DIM_WHITE:
+        white = round(max(cal.white))
+        problems.append(Problem(
+            Finding.TOO_DARK,
+            f"тускло: белое на метках только {white} из 255 (нужно не меньше {DIM_WHITE}); руки "
+            f"над картами видны плохо. Добавьте света или увеличьте выдержку камеры",
+            f"too dim: the markers' white is only {white} of 255 (at least {DIM_WHITE} needed); "
+            f"hands over the cards are hard to see. More light or a longer exposure"))
+    return problems
+
+
 def run_check(frames: Iterable[np.ndarray], profile: DeckProfile, cards: list[str], seats: int,
               calibration: Calibration | None = None, marker_mm: float = MARKER_MM,
               fps: float = 30.0, faces: Faces | None = None) -> CheckResult:
@@ -233,29 +274,7 @@ def run_check(frames: Iterable[np.ndarray], profile: DeckProfile, cards: list[st
     elif shaped:
         card_w = float(np.median([s[0] for s in shaped]))
     card_px = card_w * px_mm
-    if card_px < MIN_CARD_PX:
-        problems.append(Problem(
-            Finding.CARD_TOO_SMALL,
-            f"карты в кадре слишком малы: {card_px:.0f} px в ширину, нужно не меньше {MIN_CARD_PX}; "
-            f"опустите камеру или включите большее разрешение",
-            f"cards are too small in the image: {card_px:.0f} px wide, at least {MIN_CARD_PX} needed; "
-            f"lower the camera or use a higher resolution"))
-    elif card_px > MAX_CARD_PX:
-        problems.append(Problem(
-            Finding.CARD_TOO_LARGE,
-            f"карты в кадре слишком велики: {card_px:.0f} px в ширину; поднимите камеру, чтобы "
-            f"весь стол с полями был в кадре",
-            f"cards are too large in the image: {card_px:.0f} px wide; raise the camera so the "
-            f"whole play area and its margins are in view"))
-    lo, hi = AREA_READ_MM
-    if not lo <= cal.area_mm <= hi:
-        problems.append(Problem(
-            Finding.AREA_OUT_OF_RANGE,
-            f"игровое поле {cal.area_mm / 10:.0f} см между метками; проверено {lo / 10:.0f}-"
-            f"{hi / 10:.0f} см. Если это неверно, укажите настоящий размер меток (--marker-cm)",
-            f"the play area is {cal.area_mm / 10:.0f} cm between markers; the reader is measured "
-            f"on {lo / 10:.0f}-{hi / 10:.0f} cm. If that is wrong, give the markers' real size "
-            f"(--marker-cm)"))
+    problems += setup_problems(cal, card_px)
     if ReaderFlag.CAMERA_MOVED in flags:
         problems.append(Problem(
             Finding.CAMERA_MOVED,
@@ -266,17 +285,9 @@ def run_check(frames: Iterable[np.ndarray], profile: DeckProfile, cards: list[st
                                 "поля или уменьшите выдержку",
                                 "glare: the frame is blown out; move the lamp off the play area "
                                 "or shorten the exposure"))
-    if dark:
+    if dark and not any(p.finding == Finding.TOO_DARK for p in problems):
         problems.append(Problem(Finding.TOO_DARK, "слишком темно: камера почти ничего не видит",
                                 "too dark: the camera sees almost nothing"))
-    elif cal.white is not None and max(cal.white) < DIM_WHITE:
-        white = round(max(cal.white))
-        problems.append(Problem(
-            Finding.TOO_DARK,
-            f"тускло: белое на метках только {white} из 255 (нужно не меньше {DIM_WHITE}); руки "
-            f"над картами видны плохо. Добавьте света или увеличьте выдержку камеры",
-            f"too dim: the markers' white is only {white} of 255 (at least {DIM_WHITE} needed); "
-            f"hands over the cards are hard to see. More light or a longer exposure"))
     for seat in clutter:
         problems.append(Problem(
             Finding.CLUTTER,
