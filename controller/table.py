@@ -177,8 +177,9 @@ class TableLoop:
         # last moved on); past ``silent_after`` with arms busy and a card awaited, one alert.
         self.silent_after = silent_after
         self._heard: tuple[float, int, int] | None = None  # t, reader frame, busy frames
-        self._heard_seq = -1
+        self._heard_key: tuple[int, int] = (0, 0)
         self._told = False
+        self._read_now = False  # this loop submitted a card or a removal since the last frame
         self.skip: Callable[[TableEvent, float], bool] = lambda _ev, _t: False
         # After a restart the frames up to this clock time are read again. The hands are those
         # of after the crash, where a card put down before it is in no hand: read against them
@@ -225,28 +226,40 @@ class TableLoop:
             self.event(ev, t)
         self._watch_silence(t, frame_no)
 
+    def _progress(self) -> tuple[int, int]:
+        """What restarts the silence clock: a new game, or the game's own log growing (a card,
+        a bid, a press that changed it); shoe notes and refused inputs do not."""
+        game = self.controller.game
+        return (id(game), len(game.raw_log) if game is not None else 0)
+
     def _watch_silence(self, t: float, frame_no: int) -> None:
         ctl, reader = self.controller, self.reader
-        if self._heard is None or ctl.seq != self._heard_seq:
+        progress = self._progress()
+        if (self._heard is None or progress != self._heard_key or t <= self.replay_until
+                or self._read_now):
+            # the clock starts again (a replay after a restart counts as heard: its cards
+            # were logged before the crash)
+            if self._told:
+                ctl.set_device(self.name, {"kind": "camera", "state": "connected",
+                                           "detail": "reading again"})
             self._heard = (t, reader.frame_no, reader.busy_frames)
-            self._heard_seq = ctl.seq
-            self._told = False
+            self._heard_key = progress
+            self._told = self._read_now = False
             return
         since, since_frame, busy = self._heard
-        if self._told or t - since < self.silent_after or t <= self.replay_until:
+        if self._told or t - since < self.silent_after:
             return
         if reader.busy_frames - busy < BUSY_FRAMES:
             return  # nobody reached over the table: people are thinking, not playing
         game = ctl.game
-        if game is None or game.is_over or game.expects_shoe:
-            return
+        if game is None or game.is_over or game.expects_shoe or ctl.state.pending is not None:
+            return  # nothing awaited on the table, or the organiser is settling a card
         if not any(e.kind in TABLE_KINDS for e in game.legal_actions()):
             return  # bidding, declaring: no card is awaited on the table
         self._told = True
         why = reader.silence(since_frame)
         ctl.set_device(self.name, {"kind": "camera", "state": "warning", "detail": why})
         ctl.submit(CameraNote(camera="table", flag=why, frame=max(frame_no, 0), t=round(t, 4)))
-        self._heard_seq = ctl.seq  # its own alert does not restart the clock: said once
 
     def event(self, ev: TableEvent, t: float) -> None:
         if self.skip(ev, t):
@@ -259,6 +272,7 @@ class TableLoop:
             self.controller.submit(CameraNote(camera="table", flag=str(ev.flag)[:80], card=card,
                                               frame=max(ev.frame, 0), t=round(t, 4)))
             return
+        self._read_now = True
         data = ev.to_input()
         data["t"] = round(t, 4)
         if isinstance(ev, Removed):

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from controller.footage import BUNDLES, load_bundle
-from controller.inputs import Button, ShoeCard
+from controller.inputs import Button, ShoeCard, parse_input
 from controller.table import TableLoop
 from engine.playout import deal_hands
 from engine.registry import game_class
@@ -194,6 +194,10 @@ def _frames(clip: Path) -> int:
     return frame_count(clip)
 
 
+def first_frame(clip):
+    return next(iter(frames(clip)))
+
+
 def _alerts(ctl) -> list[dict]:
     return [e.body for e in ctl.log.entries(ctl.game_id, kinds=("alert",))]
 
@@ -218,6 +222,11 @@ def test_a_camera_that_reads_nothing_says_why(make_controller, bout) -> None:
     # a 6 cm card measured on a plane twice too large looks 3 cm wide to the reader
     assert "white" in silent[0] and "marker size" in silent[0]
     assert ctl.devices["camera table"]["state"] == "warning"
+    # the game moves on (the organiser enters the card by hand): the warning clears
+    ctl.submit(parse_input({"kind": "placed", "seat": 0, "card": "6H"}))
+    assert len(ctl.game.raw_log) == 14
+    loop.frame(times[-1] + 0.04, len(times), first_frame(clip))
+    assert ctl.devices["camera table"]["state"] == "connected"
 
 
 def test_no_alert_while_nobody_reaches_over_the_table(make_controller, bout) -> None:

@@ -163,8 +163,10 @@ class _ZoneWatch:
             cloth = np.median(view[sel], axis=0)
             off = (np.abs(view.astype(np.int16) - cloth.astype(np.int16)).max(axis=2) > 2 * FG) & sel
             off_u8 = cv2.morphologyEx(off.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-            count, _, stats, _ = cv2.connectedComponentsWithStats(off_u8)
-            big = [float(stats[i, cv2.CC_STAT_AREA]) for i in range(1, count)]
+            count, labels, stats, _ = cv2.connectedComponentsWithStats(off_u8)
+            # an arm in view at the start reaches in over the edge: not something lying there
+            edge = set(np.unique(labels[reader._border > 0]).tolist())
+            big = [float(stats[i, cv2.CC_STAT_AREA]) for i in range(1, count) if i not in edge]
             if big and max(big) >= 0.5 * reader._prior_area():
                 out[seat] = max(big)
         return out
@@ -360,7 +362,8 @@ def _why_not_read(r: SeatReading, reader: TableReader, px_mm: float, unsure: boo
                 f"seat {seat + 1}: the card shows {short * px_mm:.0f} px wide, too small to read; "
                 f"lower the camera", seat)
         ratio = float(np.sqrt(short * long / (w * h)))
-        if 1.25 <= long / max(short, 1e-3) <= 1.8 and not 0.7 <= ratio <= 1.4:
+        # card-shaped, and outside the sizes the reader takes for a card (0.6-1.4 of the area)
+        if 1.25 <= long / max(short, 1e-3) <= 1.8 and not 0.6 <= ratio ** 2 <= 1.4:
             how = f"в {ratio:.1f} раза больше" if ratio > 1 else f"в {1 / ratio:.1f} раза меньше"
             how_en = f"{ratio:.1f}x larger" if ratio > 1 else f"{1 / ratio:.1f}x smaller"
             return Problem(

@@ -142,7 +142,12 @@ def _footage_table(args: argparse.Namespace) -> int:
 def _check(args: argparse.Namespace) -> int:
     from vision.cards import parse_card_list
     from vision.profile import ProfileError, load_profile
-    from vision.table.calibrate import CalibrationError, load_calibration, save_calibration
+    from vision.table.calibrate import (
+        MARKER_MM,
+        CalibrationError,
+        load_calibration,
+        save_calibration,
+    )
     from vision.table.check import card_ru, run_check
     from vision.table.faces import FacesError
     from vision.video import VideoError, frames
@@ -152,7 +157,14 @@ def _check(args: argparse.Namespace) -> int:
         cards = parse_card_list(args.cards)
         profile = load_profile(args.deck)
         cal = load_calibration(Path(args.calibration)) if args.calibration else None
-        result = run_check(frames(path, reuse_buffer=True), profile, cards, args.seats, cal,
+        seats = args.seats or len(cards)
+        if seats not in (2, 4):
+            raise ValueError(f"a check lays one card per seat, and a table has 2 or 4 seats: "
+                             f"{len(cards)} cards named")
+        if args.calibration and args.marker_cm != MARKER_MM / 10:
+            raise ValueError("--marker-cm is for a check without --calibration (the calibration "
+                             "already knows the play area's size)")
+        result = run_check(frames(path, reuse_buffer=True), profile, cards, seats, cal,
                            args.marker_cm * 10)
     except (ProfileError, CalibrationError, FacesError, VideoError, ValueError) as exc:
         return _fail(str(exc))
@@ -216,7 +228,8 @@ def register(subparsers: argparse._SubParsersAction, read: argparse.ArgumentPars
     check.add_argument("--deck", required=True, help="taught deck profile name")
     check.add_argument("--cards", required=True,
                        help="the card laid in each seat's zone, seat 1's first: AS,AH")
-    check.add_argument("--seats", type=int, choices=(2, 4), default=2)
+    check.add_argument("--seats", type=int, choices=(2, 4), default=None,
+                       help="default: one per card named")
     check.add_argument("--calibration", help="calibration file to check and update (default: "
                                              "markers in the clip; writes CLIP.calibration.json)")
     check.add_argument("--marker-cm", type=_cm, default=MARKER_MM / 10,

@@ -865,14 +865,17 @@ class TableReader:
 
     def _read(self, frame: np.ndarray, rect: tuple, covering: bool = False) -> TableEvent | None:
         event = self._read_with(frame, rect, None)
-        if isinstance(event, Placed) and event.card == UNKNOWN and event.candidates:
+        if (isinstance(event, Placed) and event.card == UNKNOWN and event.candidates
+                and event.flag is None):
             # A small card's outline is a few dozen pixels: its angle is uncertain by about half
             # a degree, which is enough to blur a pip. Read again turned either way; taken only
-            # if both agree or just one is sure.
+            # if both agree or just one is sure, and it was one of the two closest (never over
+            # a warning such as "looks like a card no seat holds").
             tries = [self._read_with(frame, (rect[0], rect[1], rect[2] + d), None)
                      for d in (-TURN_RETRY, TURN_RETRY)]
             sure = {t.card for t in tries if isinstance(t, Placed) and t.card != UNKNOWN}
-            if len(sure) == 1:
+            close = {c for c, _ in event.candidates[:2]}
+            if len(sure) == 1 and sure <= close:
                 event = max((t for t in tries if isinstance(t, Placed) and t.card in sure),
                             key=lambda t: t.confidence)
         if (isinstance(event, Placed) and event.card == UNKNOWN and event.flag is None
