@@ -65,17 +65,18 @@ def test_known_cards_pass_and_the_card_size_is_stored(anglo, tmp_path):
     assert reader.card_mm == stored.card_mm
 
 
-@pytest.mark.parametrize("case", ["missing", "wrong", "moved"])
+@pytest.mark.parametrize("case", ["missing", "wrong", "moved", "outside"])
 def test_a_failed_check_says_why_and_stores_nothing(anglo, tmp_path, case):
     laid = {"missing": [("AS", *SEAT1)],
             "wrong": [("AS", *SEAT1), ("KH", *SEAT2)],
-            "moved": [("AS", *SEAT1), ("AH", *SEAT2)]}[case]
+            "moved": [("AS", *SEAT1), ("AH", *SEAT2)],
+            "outside": [("AS", *SEAT1), ("AH", 275.0 * K, -60.0 * K, 0.0)]}[case]
     shift = {f: (14.0, 9.0) for f in range(12, 30)} if case == "moved" else None
     result = _check(anglo, _clip(tmp_path, laid, shift))
     assert not result.ok and result.calibration is None
     findings = {p.finding for p in result.problems}
     want = {"missing": Finding.NOT_SEEN, "wrong": Finding.WRONG_CARD,
-            "moved": Finding.CAMERA_MOVED}[case]
+            "moved": Finding.CAMERA_MOVED, "outside": Finding.OUTSIDE}[case]
     assert want in findings, [p.en for p in result.problems]
     problem = next(p for p in result.problems if p.finding == want)
     assert any("а" <= ch <= "я" for ch in problem.ru)  # the organiser reads Russian

@@ -68,6 +68,7 @@ class Finding(StrEnum):
     UNSURE = "unsure"
     WRONG_CARD = "wrong-card"
     TWO_IN_ZONE = "two-in-zone"
+    OUTSIDE = "outside"
     CLUTTER = "clutter"
 
 
@@ -229,6 +230,7 @@ def run_check(frames: Iterable[np.ndarray], profile: DeckProfile, cards: list[st
     watch = _ZoneWatch(seats)
     placed: list[tuple[Placed, tuple[float, float]]] = []
     flags: list[str] = []
+    outside: list[str] = []  # cards read beyond every seat zone
     dark = glare = 0
     frame_count = 0
     clutter: dict[int, float] = {}
@@ -241,6 +243,8 @@ def run_check(frames: Iterable[np.ndarray], profile: DeckProfile, cards: list[st
                 placed.append((e, lying[-1].wh if lying else (0.0, 0.0)))
             elif isinstance(e, Flag):
                 flags.append(e.flag)
+                if e.flag == ReaderFlag.OUTSIDE_ZONES and e.card:
+                    outside.append(e.card)
                 dark += e.flag == ReaderFlag.BLACK_FRAME
                 glare += e.flag == ReaderFlag.GLARE
         if i == 1:
@@ -316,6 +320,13 @@ def run_check(frames: Iterable[np.ndarray], profile: DeckProfile, cards: list[st
                 f"seat {r.seat + 1}: {r.expected} expected, read "
                 f"{', '.join(c for c in others if c != UNKNOWN)}; lay the card named in this "
                 f"seat's zone", r.seat))
+        elif not right and r.expected in outside:
+            problems.append(Problem(
+                Finding.OUTSIDE,
+                f"место {r.seat + 1}: карта {card_ru(r.expected)} прочитана за пределами зон мест; "
+                f"положите её внутрь поля между метками, ближе к этому месту",
+                f"seat {r.seat + 1}: {r.expected} was read outside every seat zone; lay it inside "
+                f"the play area, nearer this seat", r.seat))
         elif not right:
             problems.append(_why_not_read(r, reader, px_mm, UNKNOWN in others))
     ok = not problems
