@@ -34,6 +34,7 @@ COMMANDS: dict[str, str] = {
     "history": "controller.history",
     "config": "hardware.cli",
     "doctor": "hardware.cli",
+    "club": "club.cli",
 }
 
 

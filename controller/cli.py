@@ -51,6 +51,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="disk kept for the dispute archive of deal footage (0: keep none)")
     p.add_argument("--pause", type=float, default=20.0,
                    help="seconds the final score stays up before the next game")
+    p.add_argument("--club", metavar="URL", help="publish the table's log to the club's broker "
+                   "(mqtt://[user:password@]host[:port]; or the config's [club])")
+    p.add_argument("--club-name", default=None, help="the club (default: the config's, or club)")
+    p.add_argument("--table-name", default=None,
+                   help="this table in the club (default: the config's [table] name, or sim)")
     p.set_defaults(func=cmd_run)
 
     p = sub.add_parser("replay", help="replay a recorded session and print its score sheet")
@@ -251,6 +256,30 @@ def _lock_table(db: Path) -> Any:
     return handle
 
 
+def _club(args: argparse.Namespace, cfg: Any, game_log: Any, controller: Any) -> Any:
+    """The club link of ``--club`` or the config's ``[club]`` (None without either), started;
+    its state shows on the display as the device ``club``. ValueError for a bad URL or name."""
+    from club.protocol import Broker
+
+    section = getattr(cfg, "club", None) if cfg is not None else None
+    url = args.club or (section.broker if section is not None else None)
+    if url is None:
+        return None
+    broker = Broker.parse(url)
+    if section is not None and section.username and broker.username is None:
+        broker = broker.model_copy(update={"username": section.username,
+                                           "password": section.password})
+    club = args.club_name or (section.club if section is not None else "club")
+    table = (args.table_name or (section.table if section is not None else None)
+             or (cfg.table.name if cfg is not None else "sim"))
+    from controller.club_link import ClubLink
+
+    def on_state(state: str, detail: str) -> None:
+        controller.set_device("club", {"kind": "club", "state": state, "detail": detail})
+
+    return ClubLink(game_log.path, broker, club, table, on_state=on_state).start()
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     from controller.core import Controller, ResumeError
     from controller.footage import timed_frames
@@ -287,6 +316,14 @@ def cmd_run(args: argparse.Namespace) -> int:
     except ResumeError as exc:
         return _error(f"{exc}; `cardtable run --new-game` abandons it (it stays in the history "
                       "for `cardtable history`) and starts a new one")
+
+    try:
+        club = _club(args, None, game_log, controller)
+    except ValueError as exc:
+        game_log.close()
+        if lock is not None:
+            lock.close()
+        return _error(str(exc))
 
     stop = threading.Event()
     panels = None
@@ -365,6 +402,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         stop.set()
         worker.join(timeout=3)
         dealer_link.close()
+        if club is not None:
+            club.stop(drain_s=2.0)
         if link is not None:
             link.stop()
         if panels is not None:
@@ -424,6 +463,12 @@ def cmd_run_live(args: argparse.Namespace) -> int:
         return _error(str(exc))
     except ResumeError as exc:
         return _error(f"{exc}; `cardtable run --new-game` abandons it and starts a new one")
+    try:
+        club = _club(args, cfg, game_log, controller)
+    except ValueError as exc:
+        game_log.close()
+        lock.close()
+        return _error(str(exc))
     archive = (FootageArchive(game_log.path.parent / "footage", cfg.footage_budget_bytes)
                if cfg.footage_budget_bytes > 0 else None)
     table = LiveTable(controller, cfg, profile, archive)
@@ -431,6 +476,8 @@ def cmd_run_live(args: argparse.Namespace) -> int:
         table.start()
     except (GpioError, OSError) as exc:
         table.stop()
+        if club is not None:
+            club.stop()
         game_log.close()
         lock.close()
         return _error(f"{exc} (see `cardtable doctor --config {args.config}`)")
@@ -450,6 +497,8 @@ def cmd_run_live(args: argparse.Namespace) -> int:
         pass
     finally:
         table.stop()
+        if club is not None:
+            club.stop(drain_s=2.0)
         game_log.close()
         lock.close()
     return 0

@@ -14,7 +14,9 @@ Schema (version in ``PRAGMA user_version``; ``MIGRATIONS`` upgrades older files 
   or ``abandoned``;
 * ``entries(seq, game_id, t, kind, source, body, frame)`` — ``seq`` is the log's sequence number,
   ``kind`` one of ``input``, ``event``, ``alert``, ``state``; ``body`` is JSON; ``frame`` is the
-  camera frame an entry came from (dispute tracing), when it came from a camera.
+  camera frame an entry came from (dispute tracing), when it came from a camera;
+* ``meta(key, value)`` — ``log_id``: this file's own random id (the club tells logs apart by it);
+* ``outbox(target, acked)`` — per club link, the highest ``seq`` the broker acknowledged.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from typing import Any
 
 import platformdirs
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 MIGRATIONS: dict[int, str] = {
     # 0 -> 1: the first schema.
@@ -58,6 +60,12 @@ MIGRATIONS: dict[int, str] = {
     """,
     # 1 -> 2: the camera frame each entry came from, for the dispute archive.
     2: "ALTER TABLE entries ADD COLUMN frame INTEGER;",
+    # 2 -> 3: the club outbox (controller.club_link): this file's own id, and per club link
+    # the highest sequence number the broker acknowledged.
+    3: """
+    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    CREATE TABLE outbox (target TEXT PRIMARY KEY, acked INTEGER NOT NULL DEFAULT 0);
+    """,
 }
 
 
@@ -314,8 +322,31 @@ class GameLog:
             "SELECT id, game, options, names, started, ended, status FROM games ORDER BY id")
         return [self._game_row(r) for r in rows]
 
+    # -- the club outbox ---------------------------------------------------------------------
+    def log_id(self) -> str:
+        """This log file's own id, made the first time it is asked for."""
+        rows = self._read("SELECT value FROM meta WHERE key='log_id'")
+        if rows:
+            return str(rows[0][0])
+        import uuid
+
+        with self._lock, self._tx():
+            self._db.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('log_id', ?)",
+                             (str(uuid.uuid4()),))
+        return str(self._read("SELECT value FROM meta WHERE key='log_id'")[0][0])
+
+    def acked(self, target: str) -> int:
+        """The highest sequence number the club link ``target`` has had acknowledged."""
+        rows = self._read("SELECT acked FROM outbox WHERE target=?", (target,))
+        return int(rows[0][0]) if rows else 0
+
+    def set_acked(self, target: str, seq: int) -> None:
+        with self._lock, self._tx():
+            self._db.execute("INSERT INTO outbox(target, acked) VALUES (?, ?) ON CONFLICT(target) "
+                             "DO UPDATE SET acked=MAX(acked, excluded.acked)", (target, seq))
+
     def entries(self, game_id: int | None = None, after: int = 0,
-                kinds: Sequence[str] | None = None) -> Iterator[Entry]:
+                kinds: Sequence[str] | None = None, limit: int | None = None) -> Iterator[Entry]:
         sql = "SELECT seq, game_id, t, kind, source, body, frame FROM entries WHERE seq > ?"
         args: list[Any] = [after]
         if game_id is not None:
@@ -324,7 +355,7 @@ class GameLog:
         if kinds:
             sql += f" AND kind IN ({','.join('?' * len(kinds))})"
             args.extend(kinds)
-        rows = self._read(sql + " ORDER BY seq", args)
+        rows = self._read(sql + " ORDER BY seq" + (f" LIMIT {int(limit)}" if limit else ""), args)
         try:
             entries = [_entry(r) for r in rows]
         except (ValueError, TypeError) as exc:

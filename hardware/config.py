@@ -145,6 +145,15 @@ class WebConfig(_Strict):
         return v
 
 
+class ClubConfig(_Strict):
+    """The club server this table publishes its log to (docs/club.md)."""
+    broker: str = Field(pattern=r"^mqtts?://")  # mqtt://host[:port], mqtts:// for TLS
+    club: str = Field(default="club", pattern=r"^[A-Za-z0-9_-]{1,64}$")
+    table: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_-]{1,64}$")  # [table] name
+    username: str | None = None  # this table's broker user (`cardtable club tables add`)
+    password: str | None = None
+
+
 class TableConfig(_Strict):
     table: TableSection = Field(default_factory=TableSection)
     game: GameDefaults = Field(default_factory=GameDefaults)
@@ -152,6 +161,7 @@ class TableConfig(_Strict):
     gpio: GpioConfig = Field(default_factory=GpioConfig)
     cameras: dict[str, CameraConfig] = Field(default_factory=dict)
     web: WebConfig = Field(default_factory=WebConfig)
+    club: ClubConfig | None = None
 
     @property
     def data_dir(self) -> Path:
@@ -383,4 +393,12 @@ stall_s = 1.0                       # no frame this long past due: reported as s
 host = "0.0.0.0"                    # 127.0.0.1: this Pi's screen only
 port = 8000
 # admin_pin_hash = "scrypt$16384$8$1$..."   # from table_ui.security.hash_pin; else a PIN is made
+
+# The club server this table publishes its games to (docs/club.md); without it, none.
+# [club]
+# broker = "mqtt://club-server.local:1883"
+# club = "spb"
+# table = "table-1"                  # default: [table] name
+# username = "table-1"               # from `cardtable club tables add table-1`
+# password = "..."
 '''

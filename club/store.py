@@ -1,0 +1,315 @@
+"""The club's database: every table's log entries, stored once, in order, through SQLAlchemy 2.
+
+PostgreSQL for a club (``postgresql+psycopg://...``); with no URL, a SQLite file under the
+user's data dir (``default_url``) so one laptop can run a small club. The schema is made and
+upgraded by Alembic (``club/migrations``) when the store opens.
+
+Tables: ``tables`` (club, name, online, last seen), ``streams`` (one per table log file: the
+highest sequence number up to which every entry is stored, ``contiguous``), ``games`` (the
+table's game as its entries describe it) and ``entries`` (unique by table, log and sequence
+number: an entry delivered twice is stored once). ``Store.ingest`` reports what it did with each
+message: stored, a double, or stored with a gap before it (the server then asks the table to
+send again from ``contiguous``).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    UniqueConstraint,
+    create_engine,
+    select,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+
+from club.protocol import LogMessage, Status
+from club.referee import Referee
+
+
+class StoreError(RuntimeError):
+    """The club database cannot be reached or written."""
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class TableRow(Base):
+    __tablename__ = "tables"
+    __table_args__ = (UniqueConstraint("club", "name"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    club: Mapped[str] = mapped_column(String(64))
+    name: Mapped[str] = mapped_column(String(64))
+    online: Mapped[bool] = mapped_column(Boolean, default=False)
+    last_seen: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+
+class StreamRow(Base):
+    """One table log file as the club has it."""
+    __tablename__ = "streams"
+    __table_args__ = (UniqueConstraint("table_id", "log"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"))
+    log: Mapped[str] = mapped_column(String(64))
+    contiguous: Mapped[int] = mapped_column(Integer, default=0)  # every entry up to it is stored
+    last_seq: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class GameRow(Base):
+    __tablename__ = "games"
+    __table_args__ = (UniqueConstraint("stream_id", "table_game"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    stream_id: Mapped[int] = mapped_column(ForeignKey("streams.id"))
+    table_game: Mapped[int] = mapped_column(Integer)  # the game's id in the table's log
+    name: Mapped[str] = mapped_column(String(40))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    names: Mapped[list[str]] = mapped_column(JSON, default=list)
+    started: Mapped[float] = mapped_column(Float)
+    status: Mapped[str] = mapped_column(String(16))
+    ended: Mapped[float | None] = mapped_column(Float, nullable=True)
+    stated: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)  # table's result
+    # the engine's verdict on the game (club.referee): ok, refused or differs, and why
+    check: Mapped[str] = mapped_column(String(16), default="ok")
+    problem: Mapped[str | None] = mapped_column(String(500), nullable=True)
+    finished: Mapped[bool] = mapped_column(Boolean, default=False)
+    winner: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    totals: Mapped[list[int]] = mapped_column(JSON, default=list)
+
+
+class EntryRow(Base):
+    __tablename__ = "entries"
+    __table_args__ = (UniqueConstraint("stream_id", "seq"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    stream_id: Mapped[int] = mapped_column(ForeignKey("streams.id"), index=True)
+    seq: Mapped[int] = mapped_column(Integer)
+    prev: Mapped[int] = mapped_column(Integer)
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"), nullable=True,
+                                                index=True)
+    t: Mapped[float] = mapped_column(Float)
+    kind: Mapped[str] = mapped_column(String(16))
+    source: Mapped[str] = mapped_column(String(64), default="")
+    body: Mapped[dict[str, Any]] = mapped_column(JSON)
+    frame: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    received: Mapped[float] = mapped_column(Float)
+
+
+@dataclass(frozen=True)
+class Stored:
+    """What ``ingest`` did: ``stored`` (False for a double) and, when entries before it are
+    missing, ``resend_after`` (the stream's contiguous sequence number)."""
+    stored: bool
+    resend_after: int | None = None
+    contiguous: int = 0
+
+
+def default_url() -> str:
+    """The embedded default: ``club.sqlite`` in the data dir (``CARDTABLE_DATA_DIR`` or the
+    user's, as the table's own log)."""
+    import os
+
+    import platformdirs
+
+    folder = Path(os.environ.get("CARDTABLE_DATA_DIR") or platformdirs.user_data_dir("cardtable"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return sqlite_url(folder / "club.sqlite")
+
+
+def sqlite_url(path: Path) -> str:
+    return f"sqlite:///{path}"
+
+
+class Store:
+    """The club database at ``url`` (made or upgraded to the current schema on open)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        try:
+            self.engine: Engine = create_engine(url, pool_pre_ping=True)
+            upgrade(self.engine)
+        except (SQLAlchemyError, OSError) as exc:
+            raise StoreError(f"cannot open the club database {safe_url(url)}: "
+                             f"{_reason(exc)}") from None
+        self._session = sessionmaker(self.engine, expire_on_commit=False)
+        self.referee = Referee()
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # -- writing ---------------------------------------------------------------------------
+    def ingest(self, club: str, table: str, msg: LogMessage, now: float | None = None) -> Stored:
+        now = time.time() if now is None else now
+        try:
+            with self._session.begin() as s:
+                trow = self._table(s, club, table)
+                trow.last_seen = now
+                stream = self._stream(s, trow.id, msg.log)
+                exists = s.scalar(select(EntryRow.id).where(
+                    EntryRow.stream_id == stream.id, EntryRow.seq == msg.seq))
+                if exists is not None:
+                    return Stored(False, contiguous=stream.contiguous)
+                game = self._game(s, stream.id, msg) if msg.game is not None else None
+                s.add(EntryRow(stream_id=stream.id, seq=msg.seq, prev=msg.prev,
+                               game_id=game.id if game else None, t=msg.t, kind=msg.kind,
+                               source=msg.source, body=msg.body, frame=msg.frame,
+                               received=now))
+                s.flush()
+                stream.last_seq = max(stream.last_seq, msg.seq)
+                before = stream.contiguous
+                stream.contiguous = self._advance(s, stream)
+                if stream.contiguous > before:
+                    self._judge(s, stream, before)
+                gap = stream.contiguous < msg.seq
+                return Stored(True, stream.contiguous if gap else None, stream.contiguous)
+        except IntegrityError:  # stored meanwhile by another ingest: a double
+            return Stored(False)
+        except (OperationalError, SQLAlchemyError) as exc:
+            raise StoreError(f"cannot write the club database: {_reason(exc)}") from None
+
+    def status(self, club: str, table: str, status: Status, now: float | None = None
+               ) -> int | None:
+        """Record a table's status; when it names its log's last entry and entries up to it are
+        missing here, the contiguous sequence number to ask again after (else None)."""
+        try:
+            with self._session.begin() as s:
+                trow = self._table(s, club, table)
+                trow.online = status.state == "online"
+                trow.last_seen = time.time() if now is None else now
+                if status.log is None or not status.seq:
+                    return None
+                stream = self._stream(s, trow.id, status.log)
+                return stream.contiguous if stream.contiguous < status.seq else None
+        except SQLAlchemyError as exc:
+            raise StoreError(f"cannot write the club database: {_reason(exc)}") from None
+
+    @staticmethod
+    def _table(s: Session, club: str, name: str) -> TableRow:
+        row = s.scalar(select(TableRow).where(TableRow.club == club, TableRow.name == name))
+        if row is None:
+            row = TableRow(club=club, name=name, online=False)
+            s.add(row)
+            s.flush()
+        return row
+
+    @staticmethod
+    def _stream(s: Session, table_id: int, log: str) -> StreamRow:
+        row = s.scalar(select(StreamRow).where(StreamRow.table_id == table_id,
+                                               StreamRow.log == log))
+        if row is None:
+            row = StreamRow(table_id=table_id, log=log, contiguous=0, last_seq=0)
+            s.add(row)
+            s.flush()
+        return row
+
+    @staticmethod
+    def _game(s: Session, stream_id: int, msg: LogMessage) -> GameRow:
+        head = msg.game
+        assert head is not None
+        row = s.scalar(select(GameRow).where(GameRow.stream_id == stream_id,
+                                             GameRow.table_game == head.id))
+        if row is None:
+            row = GameRow(stream_id=stream_id, table_game=head.id, name=head.name,
+                          options=head.options, names=head.names, started=head.started,
+                          status=head.status, ended=head.ended, stated=head.outcome,
+                          check="ok", finished=False, totals=[])
+            s.add(row)
+            s.flush()
+        elif row.status == "active" or head.status != "active":
+            # the newest word on a game's status wins; a late double cannot re-open it
+            row.status, row.ended, row.names = head.status, head.ended, head.names
+            if head.outcome is not None:
+                row.stated = head.outcome
+        return row
+
+    def _judge(self, s: Session, stream: StreamRow, before: int) -> None:
+        """Fold the games whose entries just became contiguous (club.referee)."""
+        touched = s.scalars(select(EntryRow.game_id).where(
+            EntryRow.stream_id == stream.id, EntryRow.seq > before,
+            EntryRow.seq <= stream.contiguous, EntryRow.game_id.is_not(None)).distinct())
+        for game_id in list(touched):
+            game = s.get(GameRow, game_id)
+            if game is None:
+                continue
+            events = [(seq, str(body.get("event", ""))) for seq, body in s.execute(
+                select(EntryRow.seq, EntryRow.body).where(
+                    EntryRow.game_id == game.id, EntryRow.kind == "event",
+                    EntryRow.seq <= stream.contiguous).order_by(EntryRow.seq)).all()]
+            judged = self.referee.fold(game.id, game.name, game.options, events,
+                                       game.stated if game.status != "active" else None)
+            game.check, game.problem = judged.check, judged.problem
+            game.finished, game.winner, game.totals = (judged.finished, judged.winner,
+                                                       judged.totals)
+
+    @staticmethod
+    def _advance(s: Session, stream: StreamRow) -> int:
+        """The stream's contiguous sequence number after this entry: follow ``prev`` links
+        from the old one through entries stored since (out-of-order arrivals fill in)."""
+        at = stream.contiguous
+        links = dict(s.execute(select(EntryRow.prev, EntryRow.seq).where(
+            EntryRow.stream_id == stream.id, EntryRow.seq > at)).all())
+        while at in links:
+            at = links[at]
+        return at
+
+    # -- reading ---------------------------------------------------------------------------
+    def entries(self, club: str, table: str, log: str | None = None) -> list[EntryRow]:
+        with self._session() as s:
+            q = (select(EntryRow).join(StreamRow, EntryRow.stream_id == StreamRow.id)
+                 .join(TableRow, StreamRow.table_id == TableRow.id)
+                 .where(TableRow.club == club, TableRow.name == table))
+            if log is not None:
+                q = q.where(StreamRow.log == log)
+            return list(s.scalars(q.order_by(StreamRow.id, EntryRow.seq)))
+
+    def tables(self) -> list[TableRow]:
+        with self._session() as s:
+            return list(s.scalars(select(TableRow).order_by(TableRow.club, TableRow.name)))
+
+    def streams(self) -> list[tuple[TableRow, StreamRow]]:
+        with self._session() as s:
+            return [(t, st) for t, st in s.execute(
+                select(TableRow, StreamRow).join(StreamRow, StreamRow.table_id == TableRow.id)
+                .order_by(TableRow.club, TableRow.name, StreamRow.id)).all()]
+
+    def games(self) -> list[GameRow]:
+        with self._session() as s:
+            return list(s.scalars(select(GameRow).order_by(GameRow.id)))
+
+
+def upgrade(engine: Engine) -> None:
+    """Make or upgrade the schema to Alembic's head, on ``engine``."""
+    from alembic import command
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(Path(__file__).with_name("migrations")))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "head")
+
+
+def safe_url(url: str) -> str:
+    """The URL without its password (for messages)."""
+    from sqlalchemy.engine import make_url
+
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:
+        return "(an unreadable database URL)"
+
+
+def _reason(exc: BaseException) -> str:
+    orig = getattr(exc, "orig", None)
+    text = str(orig if orig is not None else exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__
