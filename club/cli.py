@@ -28,7 +28,16 @@ def register(sub: argparse._SubParsersAction) -> None:
                        "data dir; PostgreSQL: postgresql+psycopg://user@host/name)")
     serve.add_argument("--broker", default=DEFAULT_BROKER, help="mqtt://[user:pass@]host[:port]")
     serve.add_argument("--club", default="+", help="only this club's tables (default: all)")
+    serve.add_argument("--host", default="127.0.0.1", help="address of the club pages "
+                       "(0.0.0.0: the whole room's network)")
+    serve.add_argument("--port", type=int, default=8100, help="port of the club pages (8100)")
+    serve.add_argument("--no-web", action="store_true", help="no club pages")
     serve.set_defaults(func=cmd_serve)
+    demo = csub.add_parser("demo", help="a simulated club: a broker, the server and three "
+                           "simulated tables replaying the bundled games")
+    demo.add_argument("--port", type=int, default=8100, help="port of the club pages (8100)")
+    demo.add_argument("--speed", type=float, default=2.0, help="the tables' replay speed (2)")
+    demo.set_defaults(func=cmd_demo)
     tables = csub.add_parser("tables", help="the tables' broker accounts")
     tsub = tables.add_subparsers(dest="tables_command", metavar="SUBCOMMAND", required=True)
     add = tsub.add_parser("add", help="a table's broker user, password and ACL lines")
@@ -86,24 +95,67 @@ def cmd_serve(args: argparse.Namespace) -> int:
         store = _open(args.db, wait_s=30)
     except StoreError as exc:
         return _error(str(exc))
+    web = None
+    if not args.no_web:
+        if (problem := _port_taken(args.host, args.port)) is not None:
+            store.close()
+            return _error(problem)
+        web = _web(store, args.host, args.port, "" if args.club == "+" else args.club)
     server = ClubServer(store, broker, club=args.club).start()
     print(f"cardtable club: storing into {safe_url(store.url)} from {broker}", flush=True)
+    if web is not None:
+        print(f"  club pages: http://{args.host}:{args.port}/   results: "
+              f"http://{args.host}:{args.port}/results", flush=True)
     if not server.connected.wait(5):
         print(f"club: the broker {broker} does not answer yet; retrying meanwhile",
               file=sys.stderr, flush=True)
+    return _serve_until_stopped(web, [server.stop, store.close])
 
+
+def _web(store: Any, host: str, port: int, club: str) -> Any:
+    import uvicorn
+
+    from club.web import create_club_app
+
+    config = uvicorn.Config(create_club_app(store, club), host=host, port=port,
+                            log_level="warning", timeout_graceful_shutdown=2,
+                            timeout_keep_alive=5, limit_concurrency=200)
+    return uvicorn.Server(config)
+
+
+def _port_taken(host: str, port: int) -> str | None:
+    import socket
+
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            return (f"cannot serve the club pages on {host}:{port} ({exc.strerror}); is the "
+                    "club server already running? --port picks another")
+    return None
+
+
+def _serve_until_stopped(web: Any, closers: list[Any]) -> int:
+    """Run the pages (or just wait) until Ctrl-C or SIGTERM, then close everything in order."""
     def terminate(_signum: int, _frame: Any) -> None:
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, terminate)
     try:
-        while True:
-            time.sleep(1)
+        if web is not None:
+            web.run()
+        else:
+            while True:
+                time.sleep(1)
     except KeyboardInterrupt:
         pass
     finally:
-        server.stop()
-        store.close()
+        for close in closers:
+            try:
+                close()
+            except Exception as exc:  # one part failing to close must not hide the others
+                print(f"club: while stopping: {exc}", file=sys.stderr)
     return 0
 
 
@@ -170,3 +222,103 @@ def _broker_lines(acc: Any, passwd: Path | None, acl: Path | None) -> None:
         print(acc.acl, end="")
     else:
         print(f"# added to the ACL file {acl}")
+
+
+DEMO_TABLES = (("stol-1", "belot2"), ("stol-2", "durak2"), ("stol-3", "bazar"))
+
+
+def _bundles() -> Path:
+    """The bundled recordings' folder, found without importing the table's packages (the club
+    imports none of them)."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("controller")
+    if spec is None or not spec.submodule_search_locations:
+        raise FileNotFoundError("the bundled recordings (controller/data) are not installed")
+    return Path(next(iter(spec.submodule_search_locations))) / "data"
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    """A broker (the system's mosquitto on a free port), the club server on a SQLite file and
+    three simulated tables replaying the bundled games, until Ctrl-C."""
+    import os
+    import shutil
+    import socket
+    import subprocess
+    import tempfile
+
+    from club.protocol import Broker
+    from club.server import ClubServer
+    from club.store import Store, StoreError, default_url, sqlite_url
+
+    mosquitto = shutil.which("mosquitto") or next(
+        (p for p in ("/usr/sbin/mosquitto", "/usr/local/sbin/mosquitto") if Path(p).exists()),
+        None)
+    if mosquitto is None:
+        return _error("the club demo needs Mosquitto, the MQTT broker (apt install mosquitto)")
+    if (problem := _port_taken("127.0.0.1", args.port)) is not None:
+        return _error(problem)
+    try:
+        bundles = _bundles()
+    except FileNotFoundError as exc:
+        return _error(str(exc))
+    work = Path(tempfile.mkdtemp(prefix="cardtable-club-demo-"))
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    conf = work / "mosquitto.conf"
+    conf.write_text(f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\n"
+                    + ("user root\n" if os.geteuid() == 0 else ""))
+    children: list[subprocess.Popen] = []
+
+    def stop_children() -> None:
+        for child in reversed(children):
+            if child.poll() is None:
+                child.terminate()
+        for child in children:
+            try:
+                child.wait(10)
+            except subprocess.TimeoutExpired:
+                child.kill()
+        shutil.rmtree(work, ignore_errors=True)
+
+    broker_proc = subprocess.Popen([mosquitto, "-c", str(conf)], stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.PIPE)
+    children.append(broker_proc)
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), 0.2).close()
+            break
+        except OSError:
+            if broker_proc.poll() is not None or time.monotonic() > deadline:
+                err = (broker_proc.stderr.read().decode(errors="replace").strip()
+                       if broker_proc.stderr else "")
+                stop_children()
+                return _error(f"mosquitto did not start: {err or 'no answer'}")
+            time.sleep(0.05)
+    url = f"mqtt://127.0.0.1:{port}"
+    db = Path(default_url().removeprefix("sqlite:///")).with_name("club-demo.sqlite")
+    db.unlink(missing_ok=True)  # every demo starts an empty club
+    try:
+        store = Store(sqlite_url(db))
+    except StoreError as exc:
+        stop_children()
+        return _error(str(exc))
+    server = ClubServer(store, Broker.parse(url), client_id="cardtable-club-demo").start()
+    server.connected.wait(5)
+    for name, bundle in DEMO_TABLES:
+        env = {**os.environ, "CARDTABLE_DATA_DIR": str(work / name)}
+        children.append(subprocess.Popen(
+            [sys.executable, "-m", "cardtable", "run", "--no-web", "--no-panels", "--new-game",
+             "--bundle", str(bundles / bundle), "--speed", str(args.speed), "--pause", "10",
+             "--footage-budget", "0", "--db", str(work / f"{name}.sqlite"), "--club", url,
+             "--club-name", "demo", "--table-name", name],
+            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+    web = _web(store, "127.0.0.1", args.port, "demo")
+    print(f"cardtable club demo: three simulated tables ({', '.join(b for _, b in DEMO_TABLES)})"
+          f" publishing through mosquitto on {url}", flush=True)
+    print(f"  club pages: http://127.0.0.1:{args.port}/   results: "
+          f"http://127.0.0.1:{args.port}/results   (database {db})", flush=True)
+    print("  stop with Ctrl-C", flush=True)
+    return _serve_until_stopped(web, [stop_children, server.stop, store.close])

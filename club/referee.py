@@ -30,6 +30,7 @@ class Judged:
     finished: bool = False
     winner: int | None = None
     totals: list[int] = field(default_factory=list)
+    to_act: int | None = None  # the seat whose turn it is (None while the shoe deals, or over)
 
 
 class Referee:
@@ -62,7 +63,8 @@ class Referee:
         if refusal is not None or game is None:
             return Judged("refused", refusal)
         outcome = game.outcome
-        judged = Judged("ok", None, outcome.finished, outcome.winner, list(outcome.totals))
+        judged = Judged("ok", None, outcome.finished, outcome.winner, list(outcome.totals),
+                        None if game.is_over or game.expects_shoe else game.to_act())
         if stated is not None:
             mine = {"finished": outcome.finished, "winner": outcome.winner,
                     "totals": list(outcome.totals)}

@@ -86,6 +86,7 @@ class GameRow(Base):
     finished: Mapped[bool] = mapped_column(Boolean, default=False)
     winner: Mapped[int | None] = mapped_column(Integer, nullable=True)
     totals: Mapped[list[int]] = mapped_column(JSON, default=list)
+    to_act: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 class EntryRow(Base):
@@ -143,6 +144,7 @@ class Store:
                              f"{_reason(exc)}") from None
         self._session = sessionmaker(self.engine, expire_on_commit=False)
         self.referee = Referee()
+        self.changes = 0  # bumped after every committed change (the room page's live feed)
 
     def close(self) -> None:
         self.engine.dispose()
@@ -171,7 +173,9 @@ class Store:
                 if stream.contiguous > before:
                     self._judge(s, stream, before)
                 gap = stream.contiguous < msg.seq
-                return Stored(True, stream.contiguous if gap else None, stream.contiguous)
+                done = Stored(True, stream.contiguous if gap else None, stream.contiguous)
+            self.changes += 1
+            return done
         except IntegrityError:  # stored meanwhile by another ingest: a double
             return Stored(False)
         except (OperationalError, SQLAlchemyError) as exc:
@@ -186,10 +190,12 @@ class Store:
                 trow = self._table(s, club, table)
                 trow.online = status.state == "online"
                 trow.last_seen = time.time() if now is None else now
-                if status.log is None or not status.seq:
-                    return None
-                stream = self._stream(s, trow.id, status.log)
-                return stream.contiguous if stream.contiguous < status.seq else None
+                missing = None
+                if status.log is not None and status.seq:
+                    stream = self._stream(s, trow.id, status.log)
+                    missing = stream.contiguous if stream.contiguous < status.seq else None
+            self.changes += 1
+            return missing
         except SQLAlchemyError as exc:
             raise StoreError(f"cannot write the club database: {_reason(exc)}") from None
 
@@ -250,6 +256,7 @@ class Store:
             game.check, game.problem = judged.check, judged.problem
             game.finished, game.winner, game.totals = (judged.finished, judged.winner,
                                                        judged.totals)
+            game.to_act = judged.to_act
 
     @staticmethod
     def _advance(s: Session, stream: StreamRow) -> int:
@@ -285,6 +292,35 @@ class Store:
     def games(self) -> list[GameRow]:
         with self._session() as s:
             return list(s.scalars(select(GameRow).order_by(GameRow.id)))
+
+    def table_games(self, since: float | None = None) -> list[tuple[TableRow, GameRow]]:
+        """Every game with its table, oldest first (those started at or after ``since``)."""
+        with self._session() as s:
+            q = (select(TableRow, GameRow).join(StreamRow, StreamRow.table_id == TableRow.id)
+                 .join(GameRow, GameRow.stream_id == StreamRow.id))
+            if since is not None:
+                q = q.where(GameRow.started >= since)
+            return [(t, g) for t, g in s.execute(q.order_by(GameRow.started, GameRow.id)).all()]
+
+    def room(self) -> list[tuple[TableRow, GameRow | None]]:
+        """Every table with its latest game (None before its first)."""
+        latest: dict[int, GameRow] = {}
+        for table, game in self.table_games():
+            latest[table.id] = game
+        return [(t, latest.get(t.id)) for t in self.tables()]
+
+    def game(self, game_id: int) -> tuple[TableRow, GameRow, list[EntryRow]] | None:
+        """A game, its table and its entries in log order."""
+        with self._session() as s:
+            row = s.execute(select(TableRow, GameRow)
+                            .join(StreamRow, StreamRow.table_id == TableRow.id)
+                            .join(GameRow, GameRow.stream_id == StreamRow.id)
+                            .where(GameRow.id == game_id)).first()
+            if row is None:
+                return None
+            entries = list(s.scalars(select(EntryRow).where(EntryRow.game_id == game_id)
+                                     .order_by(EntryRow.seq)))
+            return row[0], row[1], entries
 
 
 def upgrade(engine: Engine) -> None:

@@ -320,3 +320,18 @@ def test_a_forged_game_is_stored_flagged_and_not_judged_ok(broker, store, server
     (club_game,) = store.games()
     assert club_game.check == "refused"
     assert "entry 2" in (club_game.problem or "")
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["--club", "ftp://club.local"], "write mqtt://host[:port]"),
+    (["--club", "mqtt://club.local:99999"], "port"),
+    (["--club", "mqtt://club.local", "--table-name", "стол 1"], "table name"),
+])
+def test_a_bad_club_address_or_name_is_one_clear_line(tmp_path, args, needle):
+    done = subprocess.run([sys.executable, "-m", "cardtable", "run", "--no-web", "--no-panels",
+                           "--once", "--db", str(tmp_path / "t.sqlite"), *args],
+                          capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "CARDTABLE_DATA_DIR": str(tmp_path)})
+    assert done.returncode == 2
+    assert done.stderr.startswith("error: ") and needle in done.stderr
+    assert "Traceback" not in done.stderr

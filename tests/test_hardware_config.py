@@ -121,3 +121,16 @@ def test_check_command_exit_status_and_one_line_errors(tmp_path: Path, capsys) -
     assert "cannot read the config" in capsys.readouterr().err
     with pytest.raises(ConfigError):
         load_config(tmp_path)  # a directory
+
+
+def test_the_club_section() -> None:
+    cfg = parse_config('[club]\nbroker = "mqtt://club.local:1883"\nclub = "spb"\n'
+                       'table = "table-1"\nusername = "spb-table-1"\npassword = "s3cret"\n')
+    assert cfg.club is not None
+    assert (cfg.club.broker, cfg.club.club, cfg.club.table) == ("mqtt://club.local:1883", "spb",
+                                                               "table-1")
+    assert parse_config("").club is None
+    with pytest.raises(ConfigError) as bad:
+        parse_config('[club]\nbroker = "http://club.local"\ntable = "стол 1"\n', "t.toml")
+    text = "\n".join(bad.value.errors)
+    assert "club.broker" in text and "club.table" in text
