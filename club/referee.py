@@ -74,5 +74,11 @@ class Referee:
                 judged.problem = f"the table states {theirs}, the rules give {mine}"
         return judged
 
+    def folded(self, key: Any) -> int:
+        """The last sequence number folded into game ``key`` (0: none, or not in memory: after
+        a restart a game is folded again from its first event)."""
+        game, folded, refusal = self._games.get(key, (None, 0, None))
+        return folded if game is not None or refusal is not None else 0
+
     def forget(self, key: Any) -> None:
         self._games.pop(key, None)

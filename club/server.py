@@ -5,7 +5,8 @@ away) to every table's ``log`` and ``status`` topics (``club.protocol``), and ac
 entry only once it is committed (paho's manual acks), so a server killed at any moment loses
 nothing: the broker delivers the unacknowledged entries again and the store drops the doubles.
 A gap (an entry whose ``prev`` is not stored) is answered with a retained ``resend`` request to
-that table. A payload that is not this protocol's is logged and dropped; it never stops the
+that table. Entries that queue up while one is stored go into one transaction together (up to
+``BATCH``): a busy evening costs one commit per batch, not per entry. A payload that is not this protocol's is logged and dropped; it never stops the
 server. A database that is down is retried (every ``RETRY_S``) with the entry held, not lost.
 """
 
@@ -36,6 +37,7 @@ from club.store import Store, StoreError
 log = logging.getLogger("cardtable.club.server")
 
 RETRY_S = 2.0
+BATCH = 200  # entries stored in one transaction at most
 
 
 class ClubServer:
@@ -96,54 +98,89 @@ class ClubServer:
     # -- the ingest worker -----------------------------------------------------------------
     def _run(self) -> None:
         while True:
-            msg = self._work.get()
-            if msg is None or self._stop.is_set():
+            first = self._work.get()
+            if first is None or self._stop.is_set():
                 return
+            batch = [first]  # what has queued up meanwhile goes into the same transaction
+            while len(batch) < BATCH:
+                try:
+                    more = self._work.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    self._work.put(None)
+                    break
+                batch.append(more)
             while not self._stop.is_set():
                 try:
-                    self.handle(msg.topic, msg.payload)
+                    self.handle_many([(m.topic, m.payload) for m in batch])
                     break
-                except StoreError as exc:  # the database is down: hold the entry, try again
+                except StoreError as exc:  # the database is down: hold the entries, try again
                     self._problem(f"{exc}; trying again in {RETRY_S:.0f} s")
                     self._stop.wait(RETRY_S)
             else:
-                return  # stopping: not acknowledged, so the broker keeps it for next time
-            if msg.qos > 0:
-                self.client.ack(msg.mid, msg.qos)
+                return  # stopping: not acknowledged, so the broker keeps them for next time
+            for m in batch:
+                if m.qos > 0:
+                    self.client.ack(m.mid, m.qos)
 
     def handle(self, topic_name: str, payload: bytes | bytearray) -> str:
-        """One message: stored, a double, refused (bad topic or payload), or a status."""
-        try:
-            club, table, leaf = parse_topic(topic_name)
-            if leaf == "status":
-                if not payload:  # a retained status cleared
-                    return "status"
-                status = decode(Status, payload)
-                missing = self.store.status(club, table, status)
-                if missing is not None and status.log is not None:
-                    self._ask(club, table, status.log, missing)
-                return "status"
-            if leaf != "log":
-                raise ProtocolError(f"the server does not take {leaf!r} messages")
-            entry = decode(LogMessage, payload)
-        except ProtocolError as exc:
-            self.counts["refused"] += 1
-            self._problem(f"refused a message on {topic_name!r}: {exc}")
-            return "refused"
-        done = self.store.ingest(club, table, entry)
-        if not done.stored:
-            self.counts["doubles"] += 1
-            return "double"
-        self.counts["stored"] += 1
-        key = (club, table)
-        if done.resend_after is None and key in self._asked and done.contiguous >= entry.seq:
-            self._asked.discard(key)  # the gap is filled: the request must not stay retained
-            self.client.publish(topic(club, table, "resend"), b"", qos=1, retain=True)
-        if done.resend_after is not None:
-            self.counts["gaps"] += 1
-            self._ask(club, table, entry.log, done.resend_after)
-            return "gap"
-        return "stored"
+        """One message: stored, a double, a gap, refused (bad topic or payload), or a status."""
+        return self.handle_many([(topic_name, payload)])[0]
+
+    def handle_many(self, messages: list[tuple[str, bytes | bytearray]]) -> list[str]:
+        """Messages in order; the log entries among them stored in one transaction."""
+        out: list[str] = [""] * len(messages)
+        entries: list[tuple[int, str, str, LogMessage]] = []
+        for n, (topic_name, payload) in enumerate(messages):
+            try:
+                club, table, leaf = parse_topic(topic_name)
+                if leaf == "status":
+                    self._store_entries(entries, out)  # what came before it, first
+                    entries = []
+                    out[n] = self._status(club, table, payload)
+                    continue
+                if leaf != "log":
+                    raise ProtocolError(f"the server does not take {leaf!r} messages")
+                entries.append((n, club, table, decode(LogMessage, payload)))
+            except ProtocolError as exc:
+                self.counts["refused"] += 1
+                self._problem(f"refused a message on {topic_name!r}: {exc}")
+                out[n] = "refused"
+        self._store_entries(entries, out)
+        return out
+
+    def _status(self, club: str, table: str, payload: bytes | bytearray) -> str:
+        if not payload:  # a retained status cleared
+            return "status"
+        status = decode(Status, payload)
+        missing = self.store.status(club, table, status)
+        if missing is not None and status.log is not None:
+            self._ask(club, table, status.log, missing)
+        return "status"
+
+    def _store_entries(self, entries: list[tuple[int, str, str, LogMessage]],
+                       out: list[str]) -> None:
+        if not entries:
+            return
+        results = self.store.ingest_many([(c, t, m) for _, c, t, m in entries])
+        for (n, club, table, entry), done in zip(entries, results, strict=True):
+            if not done.stored:
+                self.counts["doubles"] += 1
+                out[n] = "double"
+                continue
+            self.counts["stored"] += 1
+            key = (club, table)
+            if (done.resend_after is None and key in self._asked
+                    and done.contiguous >= entry.seq):
+                self._asked.discard(key)  # the gap is filled: no request may stay retained
+                self.client.publish(topic(club, table, "resend"), b"", qos=1, retain=True)
+            if done.resend_after is not None:
+                self.counts["gaps"] += 1
+                self._ask(club, table, entry.log, done.resend_after)
+                out[n] = "gap"
+            else:
+                out[n] = "stored"
 
     def _ask(self, club: str, table: str, log_id: str, after: int) -> None:
         """Ask a table (retained, so it hears it when it next connects) for every entry of its

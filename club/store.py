@@ -15,6 +15,7 @@ send again from ``contiguous``).
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -131,6 +132,17 @@ def sqlite_url(path: Path) -> str:
     return f"sqlite:///{path}"
 
 
+class _Batch:
+    """What one ``ingest_many`` transaction has looked up already."""
+
+    def __init__(self, s: Session) -> None:
+        self.session = s
+        self.tables: dict[tuple[str, str], TableRow] = {}
+        self.streams: dict[tuple[int, str], StreamRow] = {}
+        self.games: dict[tuple[int, int], GameRow] = {}
+        self.advanced: dict[StreamRow, int] = {}  # stream -> its contiguous before the batch
+
+
 class Store:
     """The club database at ``url`` (made or upgraded to the current schema on open)."""
 
@@ -151,35 +163,62 @@ class Store:
 
     # -- writing ---------------------------------------------------------------------------
     def ingest(self, club: str, table: str, msg: LogMessage, now: float | None = None) -> Stored:
+        return self.ingest_many([(club, table, msg)], now)[0]
+
+    def ingest_many(self, items: Sequence[tuple[str, str, LogMessage]],
+                    now: float | None = None) -> list[Stored]:
+        """Store entries (club, table, message) in one transaction, each as ``ingest`` would:
+        a batch costs one commit, and the tables, streams and games it touches are looked up
+        once. Should the batch meet an entry stored meanwhile by someone else, it is stored
+        again one entry at a time."""
         now = time.time() if now is None else now
         try:
             with self._session.begin() as s:
-                trow = self._table(s, club, table)
-                trow.last_seen = now
-                stream = self._stream(s, trow.id, msg.log)
-                exists = s.scalar(select(EntryRow.id).where(
-                    EntryRow.stream_id == stream.id, EntryRow.seq == msg.seq))
-                if exists is not None:
-                    return Stored(False, contiguous=stream.contiguous)
-                game = self._game(s, stream.id, msg) if msg.game is not None else None
-                s.add(EntryRow(stream_id=stream.id, seq=msg.seq, prev=msg.prev,
-                               game_id=game.id if game else None, t=msg.t, kind=msg.kind,
-                               source=msg.source, body=msg.body, frame=msg.frame,
-                               received=now))
-                s.flush()
-                stream.last_seq = max(stream.last_seq, msg.seq)
-                before = stream.contiguous
-                stream.contiguous = self._advance(s, stream)
-                if stream.contiguous > before:
+                batch = _Batch(s)
+                done = [self._one(s, batch, club, table, msg, now) for club, table, msg in items]
+                for stream, before in batch.advanced.items():
                     self._judge(s, stream, before)
-                gap = stream.contiguous < msg.seq
-                done = Stored(True, stream.contiguous if gap else None, stream.contiguous)
             self.changes += 1
             return done
-        except IntegrityError:  # stored meanwhile by another ingest: a double
-            return Stored(False)
+        except IntegrityError:  # a double stored meanwhile by another server
+            if len(items) > 1:
+                return [self.ingest(*item, now=now) for item in items]
+            return [Stored(False)]
         except (OperationalError, SQLAlchemyError) as exc:
             raise StoreError(f"cannot write the club database: {_reason(exc)}") from None
+
+    def _one(self, s: Session, batch: _Batch, club: str, table: str, msg: LogMessage,
+             now: float) -> Stored:
+        key = (club, table)
+        trow = batch.tables.get(key)
+        if trow is None:
+            trow = batch.tables[key] = self._table(s, club, table)
+        trow.last_seen = now
+        skey = (trow.id, msg.log)
+        stream = batch.streams.get(skey)
+        if stream is None:
+            stream = batch.streams[skey] = self._stream(s, trow.id, msg.log)
+        exists = s.scalar(select(EntryRow.id).where(
+            EntryRow.stream_id == stream.id, EntryRow.seq == msg.seq))
+        if exists is not None:
+            return Stored(False, contiguous=stream.contiguous)
+        game = None
+        if msg.game is not None:
+            gkey = (stream.id, msg.game.id)
+            game = batch.games.get(gkey)
+            if game is None or msg.game.status != game.status:
+                game = batch.games[gkey] = self._game(s, stream.id, msg)
+        s.add(EntryRow(stream_id=stream.id, seq=msg.seq, prev=msg.prev,
+                       game_id=game.id if game else None, t=msg.t, kind=msg.kind,
+                       source=msg.source, body=msg.body, frame=msg.frame, received=now))
+        s.flush()
+        stream.last_seq = max(stream.last_seq, msg.seq)
+        before = stream.contiguous
+        stream.contiguous = self._advance(s, stream, msg)
+        if stream.contiguous > before:
+            batch.advanced.setdefault(stream, before)
+        gap = stream.contiguous < msg.seq
+        return Stored(True, stream.contiguous if gap else None, stream.contiguous)
 
     def status(self, club: str, table: str, status: Status, now: float | None = None
                ) -> int | None:
@@ -250,6 +289,7 @@ class Store:
             events = [(seq, str(body.get("event", ""))) for seq, body in s.execute(
                 select(EntryRow.seq, EntryRow.body).where(
                     EntryRow.game_id == game.id, EntryRow.kind == "event",
+                    EntryRow.seq > self.referee.folded(game.id),
                     EntryRow.seq <= stream.contiguous).order_by(EntryRow.seq)).all()]
             judged = self.referee.fold(game.id, game.name, game.options, events,
                                        game.stated if game.status != "active" else None)
@@ -259,10 +299,12 @@ class Store:
             game.to_act = judged.to_act
 
     @staticmethod
-    def _advance(s: Session, stream: StreamRow) -> int:
+    def _advance(s: Session, stream: StreamRow, msg: LogMessage) -> int:
         """The stream's contiguous sequence number after this entry: follow ``prev`` links
         from the old one through entries stored since (out-of-order arrivals fill in)."""
         at = stream.contiguous
+        if msg.prev == at and stream.last_seq == msg.seq:
+            return msg.seq  # the next entry in order, and nothing stored beyond it
         links = dict(s.execute(select(EntryRow.prev, EntryRow.seq).where(
             EntryRow.stream_id == stream.id, EntryRow.seq > at)).all())
         while at in links:

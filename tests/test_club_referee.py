@@ -86,3 +86,31 @@ def test_entries_in_any_order_and_doubled_store_the_game_once_and_judge_it_ok(se
     assert stored == events
     assert (game.check, game.finished, game.totals, game.winner) == (
         "ok", True, result["totals"], result["winner"])
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 10_000), order=st.randoms(use_true_random=False),
+       size=st.integers(1, 60))
+def test_batches_of_any_size_order_and_doubles_store_the_same(seed, order, size,
+                                                             tmp_path_factory):
+    """The server stores what queued up in one transaction (Store.ingest_many)."""
+    events, result = played("durak2", seed)
+    store = Store(sqlite_url(tmp_path_factory.mktemp("club") / "club.sqlite"))
+    try:
+        head = GameHeader(id=1, name="durak2", started=0.0, status="finished", ended=1.0,
+                          outcome=result)
+        msgs = [("spb", "t1", LogMessage(log="log-0001", seq=i, prev=i - 1, game=head,
+                                         t=float(i), kind="event", body={"event": e}))
+                for i, e in enumerate(events, 1)]
+        arrivals = msgs + order.sample(msgs, k=min(8, len(msgs)))
+        order.shuffle(arrivals)
+        results = []
+        for k in range(0, len(arrivals), size):
+            results += store.ingest_many(arrivals[k:k + size])
+        (game,) = store.games()
+        stored = [e.body["event"] for e in store.entries("spb", "t1")]
+    finally:
+        store.close()
+    assert sum(r.stored for r in results) == len(events)
+    assert stored == events
+    assert (game.check, game.totals) == ("ok", result["totals"])
