@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import signal
 import sys
 import time
@@ -24,9 +25,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("club", help="the club server: every table's games in one database")
     csub = p.add_subparsers(dest="club_command", metavar="SUBCOMMAND", required=True)
     serve = csub.add_parser("serve", help="gather the tables' logs from the broker")
-    serve.add_argument("--db", default=None, help="database URL (default: club.sqlite in the "
+    serve.add_argument("--db", default=os.environ.get("CARDTABLE_CLUB_DB"),
+                       help="database URL (default: $CARDTABLE_CLUB_DB, else club.sqlite in the "
                        "data dir; PostgreSQL: postgresql+psycopg://user@host/name)")
-    serve.add_argument("--broker", default=DEFAULT_BROKER, help="mqtt://[user:pass@]host[:port]")
+    serve.add_argument("--broker", default=os.environ.get("CARDTABLE_CLUB_BROKER", DEFAULT_BROKER),
+                       help="mqtt://[user:pass@]host[:port] (default: $CARDTABLE_CLUB_BROKER, "
+                       f"else {DEFAULT_BROKER}; the environment keeps a password out of ps)")
     serve.add_argument("--club", default="+", help="only this club's tables (default: all)")
     serve.add_argument("--host", default="127.0.0.1", help="address of the club pages "
                        "(0.0.0.0: the whole room's network)")
@@ -54,7 +58,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     account.add_argument("--acl", type=Path, help="add its lines to this Mosquitto ACL file")
     account.set_defaults(func=cmd_server_account)
     status = csub.add_parser("status", help="the tables the club has heard from")
-    status.add_argument("--db", default=None, help="database URL (as for serve)")
+    status.add_argument("--db", default=os.environ.get("CARDTABLE_CLUB_DB"),
+                        help="database URL (as for serve)")
     status.set_defaults(func=cmd_status)
 
 
