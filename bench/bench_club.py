@@ -4,8 +4,8 @@ real Mosquitto into the club server, and a broker outage.
     python bench/bench_club.py [--tables 256] [--pace 1] [--seconds 60] [--db sqlite|postgres]
     python bench/bench_club.py --outage 600 --tables 50
 
-Each light table is what a real one publishes, without cameras: its own SQLite log, into which a
-whole game's events (a random legal Durak playout) are appended one by one at ``--pace`` times a
+Each light table is what a real one publishes, without cameras: its own SQLite log, into which
+game after game (random legal Durak playouts) is appended event by event at ``--pace`` times a
 recorded table's rate (one entry every 1.4 s, the simulated players' pace), and its own
 ``ClubLink`` (the same outbox code as ``cardtable run --club``), in ``--procs`` processes. The club
 server (`cardtable club serve`) runs in a process of its own on PostgreSQL (started here on a
@@ -50,19 +50,20 @@ DRAIN_S = 300.0  # a table waits at most this long at the end for its backlog to
 def table(folder: Path, name: str, broker: Broker, stop: threading.Event, pace: float,
           seed: int, sent: dict[tuple[str, int], float]) -> None:
     log = GameLog(folder / f"{name}.sqlite")
-    events = [str(e) for e in play_out(game_class("durak2")({}), random.Random(seed)).raw_log]
-    gid, _ = log.new_game("durak2", {}, ["a", "b"])
     link = ClubLink(log.path, broker, "bench", name, poll_s=0.2).start()
     rng = random.Random(seed)
     stop.wait(rng.uniform(0, STEP_S / pace))  # tables do not start in step
     try:
-        for e in events:
-            if stop.is_set():
-                break
-            t = time.time()
-            seq = log.append(gid, [NewEntry("event", {"event": e})], t=t)
-            sent[(name, seq)] = t
-            stop.wait(STEP_S / pace)
+        while not stop.is_set():  # a game, then the next, until the bench ends
+            game = play_out(game_class("durak2")({}), random.Random(rng.randrange(1 << 30)))
+            gid, _ = log.new_game("durak2", {}, ["a", "b"])
+            for e in (str(e) for e in game.raw_log):
+                if stop.is_set():
+                    break
+                t = time.time()
+                seq = log.append(gid, [NewEntry("event", {"event": e})], t=t)
+                sent[(name, seq)] = t
+                stop.wait(STEP_S / pace)
     finally:
         link.stop(drain_s=DRAIN_S)  # the backlog out before the table goes
         log.close()
