@@ -152,7 +152,7 @@ def create_club_app(store: Store, club_name: str = "") -> FastAPI:
                 + f"<section class='box'><h2>{_e(t['sheet'])}</h2>{_sheet(game, events, t)}"
                 f"</section><section class='box'><h2>{_e(t['record'])}</h2>"
                 f"<pre>{_e(chr(10).join(events))}</pre></section>")
-        title = f"{t.get(game.name, game.name)}: {' — '.join(_players(game, t))}"
+        title = f"{t.get(game.name, game.name)}: {' — '.join(r.players)}"
         return HTMLResponse(_page(title, body, lang, app.state.club_name))
 
     @app.get("/players/{name}", response_class=HTMLResponse)
@@ -211,10 +211,6 @@ def _page(title: str, body: str, lang: str, club: str) -> str:
             f"<title>{_e(head)} — {_e(title)}</title>"
             '<link rel="stylesheet" href="/static/club.css"></head><body><div class="wrap">'
             f'{nav}<p class="muted">{_e(head)}</p><h1>{_e(title)}</h1>{body}</div></body></html>')
-
-
-def _players(game: GameRow, t: dict[str, str]) -> list[str]:
-    return list(game.names) if game.names else []
 
 
 def _seat_name(game: GameRow | None, seat: int | None, t: dict[str, str]) -> str:

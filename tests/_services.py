@@ -12,14 +12,22 @@ import socket
 import subprocess
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from table_ui.testing import free_port
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+__all__ = ["Mosquitto", "Postgres", "free_port", "running", "wait_until"]
+
+
+def wait_until(what: Callable[[], bool], timeout: float = 15) -> None:
+    """Poll ``what`` until it holds; AssertionError after ``timeout`` s."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if what():
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"not reached in {timeout} s")
 
 
 def _as(user: str) -> list[str]:

@@ -64,6 +64,18 @@ def test_an_unknown_game_is_refused_not_raised() -> None:
     assert judged.check == "refused" and "poker" in (judged.problem or "")
 
 
+def arrivals(events: list[str], result: dict, order: random.Random, doubles: int
+             ) -> list[LogMessage]:
+    """A finished game's entries as they might arrive: shuffled, ``doubles`` of them twice."""
+    head = GameHeader(id=1, name="durak2", started=0.0, status="finished", ended=1.0,
+                      outcome=result)
+    msgs = [LogMessage(log="log-0001", seq=i, prev=i - 1, game=head, t=float(i), kind="event",
+                       body={"event": e}) for i, e in enumerate(events, 1)]
+    out = msgs + order.sample(msgs, k=min(doubles, len(msgs)))
+    order.shuffle(out)
+    return out
+
+
 @settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 10_000), order=st.randoms(use_true_random=False))
 def test_entries_in_any_order_and_doubled_store_the_game_once_and_judge_it_ok(seed, order,
@@ -71,13 +83,7 @@ def test_entries_in_any_order_and_doubled_store_the_game_once_and_judge_it_ok(se
     events, result = played("durak2", seed)
     store = Store(sqlite_url(tmp_path_factory.mktemp("club") / "club.sqlite"))
     try:
-        head = GameHeader(id=1, name="durak2", started=0.0, status="finished", ended=1.0,
-                          outcome=result)
-        msgs = [LogMessage(log="log-0001", seq=i, prev=i - 1, game=head, t=float(i),
-                           kind="event", body={"event": e}) for i, e in enumerate(events, 1)]
-        arrivals = msgs + order.sample(msgs, k=min(5, len(msgs)))
-        order.shuffle(arrivals)
-        for m in arrivals:
+        for m in arrivals(events, result, order, doubles=5):
             store.ingest("spb", "t1", m)
         (game,) = store.games()
         stored = [e.body["event"] for e in store.entries("spb", "t1")]
@@ -97,16 +103,10 @@ def test_batches_of_any_size_order_and_doubles_store_the_same(seed, order, size,
     events, result = played("durak2", seed)
     store = Store(sqlite_url(tmp_path_factory.mktemp("club") / "club.sqlite"))
     try:
-        head = GameHeader(id=1, name="durak2", started=0.0, status="finished", ended=1.0,
-                          outcome=result)
-        msgs = [("spb", "t1", LogMessage(log="log-0001", seq=i, prev=i - 1, game=head,
-                                         t=float(i), kind="event", body={"event": e}))
-                for i, e in enumerate(events, 1)]
-        arrivals = msgs + order.sample(msgs, k=min(8, len(msgs)))
-        order.shuffle(arrivals)
+        queued = [("spb", "t1", m) for m in arrivals(events, result, order, doubles=8)]
         results = []
-        for k in range(0, len(arrivals), size):
-            results += store.ingest_many(arrivals[k:k + size])
+        for k in range(0, len(queued), size):
+            results += store.ingest_many(queued[k:k + size])
         (game,) = store.games()
         stored = [e.body["event"] for e in store.entries("spb", "t1")]
     finally:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import paho.mqtt.client as mqtt
 import pytest
-from _services import Mosquitto
+from _services import Mosquitto, wait_until
 from paho.mqtt.enums import CallbackAPIVersion
 
 from club.protocol import Broker, GameHeader, LogMessage, topic
@@ -48,13 +48,6 @@ def secured(tmp_path: Path) -> Iterator[tuple[Mosquitto, dict, dict, str]]:
     broker.close()
 
 
-def wait_until(what, timeout: float = 15) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if what():
-            return
-        time.sleep(0.05)
-    raise AssertionError(f"not reached in {timeout} s")
 
 
 def test_a_table_publishes_only_under_its_own_topic(secured, tmp_path):

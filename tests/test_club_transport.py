@@ -10,12 +10,12 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import paho.mqtt.client as mqtt
 import pytest
-from _services import Mosquitto, Postgres
+from _services import Mosquitto, Postgres, free_port, wait_until
 from paho.mqtt.enums import CallbackAPIVersion
 
 from club.protocol import Broker, GameHeader, LogMessage, topic
@@ -79,13 +79,6 @@ def write(log: GameLog, n: int) -> list[int]:
             for i in range(n)]
 
 
-def wait_until(what: Callable[[], bool], timeout: float = 15) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if what():
-            return
-        time.sleep(0.05)
-    raise AssertionError(f"not reached in {timeout} s")
 
 
 def stored(store: Store) -> list[int]:
@@ -247,8 +240,6 @@ def test_a_database_down_mid_evening_holds_the_entries_until_it_returns(table_lo
 
 def test_a_broker_that_does_not_answer_never_stops_the_table(table_log, tmp_path):
     states: list[tuple[str, str]] = []
-    from _services import free_port
-
     lk = ClubLink(table_log.path, Broker.parse(f"mqtt://127.0.0.1:{free_port()}"), CLUB, TABLE,
                   on_state=lambda s, d: states.append((s, d))).start()
     try:
@@ -277,8 +268,6 @@ def test_the_embedded_default_is_a_sqlite_file_in_the_data_dir(data_home):
 
 
 def test_club_status_with_a_database_that_is_down_is_one_clear_line():
-    from _services import free_port
-
     url = f"postgresql+psycopg://cardtable@127.0.0.1:{free_port()}/club"
     done = subprocess.run([sys.executable, "-m", "cardtable", "club", "status", "--db", url],
                           capture_output=True, text=True, timeout=60)
