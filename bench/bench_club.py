@@ -36,8 +36,9 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from _services import Mosquitto, Postgres  # noqa: E402
 
+from club.models import EntryRow  # noqa: E402
 from club.protocol import Broker  # noqa: E402
-from club.store import EntryRow, Store, sqlite_url  # noqa: E402
+from club.store import Store, sqlite_url  # noqa: E402
 from controller.club_link import ClubLink  # noqa: E402
 from controller.log import GameLog, NewEntry  # noqa: E402
 from engine.playout import play_out  # noqa: E402

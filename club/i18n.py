@@ -49,5 +49,64 @@ TEXTS: dict[str, dict[str, str]] = {
 }
 
 
+# The organiser's refusals (club.organiser.ClubError codes): Russian and English.
+ERRORS: dict[str, tuple[str, str]] = {
+    "name-empty": ("Не указано: {what}", "the {what} is empty"),
+    "name-long": ("Слишком длинно ({what}): не больше {max} знаков",
+                  "the {what} is longer than {max} characters"),
+    "name-control": ("Недопустимые знаки ({what})", "the {what} has control characters"),
+    "name-taken": ("«{name}» уже есть в списке игроков: {other}",
+                   "{name!r} already names {other!r} in the register"),
+    "no-player": ("Игрока №{id} нет в списке", "there is no player {id} in the register"),
+    "seat-who": ("Укажите либо игрока из списка, либо гостя",
+                 "name either a registered player or a guest for the seat"),
+    "seat-range": ("В партии {game} места с 1 по {seats}, места {seat} нет",
+                   "game {game} has seats 1 to {seats}, not {seat}"),
+    "seat-twice": ("{player} уже сидит на месте {seat} в партии {game}: один игрок — одно "
+                   "место", "{player} already sits at seat {seat} of game {game}: a player "
+                   "plays one seat"),
+    "no-kind": ("Нет такой записи результата: {kind} (есть: {kinds})",
+                "no such result entry {kind!r} (there are: {kinds})"),
+    "side-range": ("Укажите сторону: от 1 до {n}", "name the side: 1 to {n}"),
+    "no-result": ("У партии {game} нет результата, который можно подтвердить ({state})",
+                  "game {game} has no result to confirm or dispute ({state})"),
+    "totals-count": ("Нужно {n} числа — по одному на сторону", "give {n} totals, one per side"),
+    "winner-range": ("Победитель — сторона от 1 до {n}", "the winner is a side, 1 to {n}"),
+    "void-already": ("Партия {game} уже аннулирована", "game {game} is void already"),
+    "not-void": ("Партия {game} не аннулирована", "game {game} is not void"),
+    "evening-closed": ("Вечер закрыт: менять его результаты может только организатор",
+                       "the evening is closed: only the organiser changes its results"),
+    "no-game": ("Партии {game} нет", "there is no game {game}"),
+    "evening-open": ("Вечер «{title}» ещё открыт: сначала закройте его",
+                     "the evening {title!r} is still open: close it first"),
+    "no-evening": ("Открытого вечера нет", "no evening is open"),
+    "settle-first": ("Сначала решите: партии {games} ещё идут или оспорены",
+                     "settle these first: games {games} are still played or disputed"),
+    "pin-store": ("PIN-код не сохранён: {reason}", "cannot store the PIN: {reason}"),
+    "why-missing": ("Укажите причину: она хранится вместе с изменением",
+                    "say why: the reason is kept with the change"),
+    "why-long": ("Причина длиннее {max} знаков", "the reason is longer than {max} characters"),
+}
+# What a name is of (the {what} above).
+WHAT: dict[str, tuple[str, str]] = {
+    "name": ("имя", "name"), "nickname": ("прозвище", "nickname"),
+    "guest": ("имя гостя", "guest's name"), "by": ("кто вносит", "name of who records it"),
+    "title": ("название вечера", "evening's title"),
+}
+
+
+def error_text(code: str, params: dict[str, object], lang: str | None) -> str:
+    """A ClubError said in ``lang``."""
+    ru, en = ERRORS.get(code, (code, code))
+    en_lang = lang == "en"
+    values = dict(params)
+    if "what" in values:
+        values["what"] = WHAT.get(str(values["what"]), (values["what"],) * 2)[1 if en_lang else 0]
+    try:
+        return (en if en_lang else ru).format(**values)
+    except (KeyError, IndexError, ValueError):
+        return code
+
+
 def texts(lang: str | None) -> dict[str, str]:
     return TEXTS.get(lang or DEFAULT_LANG, TEXTS[DEFAULT_LANG])

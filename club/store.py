@@ -18,93 +18,20 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from sqlalchemy import (
-    JSON,
-    Boolean,
-    Float,
-    ForeignKey,
-    Integer,
-    String,
-    UniqueConstraint,
-    create_engine,
-    select,
-)
+from sqlalchemy import create_engine, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
-from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+from sqlalchemy.orm import Session, sessionmaker
 
+from club.models import EntryRow, GameRow, StreamRow, TableRow
+from club.organiser import Organiser
 from club.protocol import LogMessage, Status
 from club.referee import Referee
 
 
 class StoreError(RuntimeError):
     """The club database cannot be reached or written."""
-
-
-class Base(DeclarativeBase):
-    pass
-
-
-class TableRow(Base):
-    __tablename__ = "tables"
-    __table_args__ = (UniqueConstraint("club", "name"),)
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    club: Mapped[str] = mapped_column(String(64))
-    name: Mapped[str] = mapped_column(String(64))
-    online: Mapped[bool] = mapped_column(Boolean, default=False)
-    last_seen: Mapped[float | None] = mapped_column(Float, nullable=True)
-
-
-class StreamRow(Base):
-    """One table log file as the club has it."""
-    __tablename__ = "streams"
-    __table_args__ = (UniqueConstraint("table_id", "log"),)
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"))
-    log: Mapped[str] = mapped_column(String(64))
-    contiguous: Mapped[int] = mapped_column(Integer, default=0)  # every entry up to it is stored
-    last_seq: Mapped[int] = mapped_column(Integer, default=0)
-
-
-class GameRow(Base):
-    __tablename__ = "games"
-    __table_args__ = (UniqueConstraint("stream_id", "table_game"),)
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    stream_id: Mapped[int] = mapped_column(ForeignKey("streams.id"))
-    table_game: Mapped[int] = mapped_column(Integer)  # the game's id in the table's log
-    name: Mapped[str] = mapped_column(String(40))
-    options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
-    names: Mapped[list[str]] = mapped_column(JSON, default=list)
-    started: Mapped[float] = mapped_column(Float)
-    status: Mapped[str] = mapped_column(String(16))
-    ended: Mapped[float | None] = mapped_column(Float, nullable=True)
-    stated: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)  # table's result
-    # the engine's verdict on the game (club.referee): ok, refused or differs, and why
-    check: Mapped[str] = mapped_column(String(16), default="ok")
-    problem: Mapped[str | None] = mapped_column(String(500), nullable=True)
-    finished: Mapped[bool] = mapped_column(Boolean, default=False)
-    winner: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    totals: Mapped[list[int]] = mapped_column(JSON, default=list)
-    to_act: Mapped[int | None] = mapped_column(Integer, nullable=True)
-
-
-class EntryRow(Base):
-    __tablename__ = "entries"
-    __table_args__ = (UniqueConstraint("stream_id", "seq"),)
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    stream_id: Mapped[int] = mapped_column(ForeignKey("streams.id"), index=True)
-    seq: Mapped[int] = mapped_column(Integer)
-    prev: Mapped[int] = mapped_column(Integer)
-    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"), nullable=True,
-                                                index=True)
-    t: Mapped[float] = mapped_column(Float)
-    kind: Mapped[str] = mapped_column(String(16))
-    source: Mapped[str] = mapped_column(String(64), default="")
-    body: Mapped[dict[str, Any]] = mapped_column(JSON)
-    frame: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    received: Mapped[float] = mapped_column(Float)
 
 
 @dataclass(frozen=True)
@@ -157,6 +84,10 @@ class Store:
         self._session = sessionmaker(self.engine, expire_on_commit=False)
         self.referee = Referee()
         self.changes = 0  # bumped after every committed change (the room page's live feed)
+        self.organiser = Organiser(self._session, self._bump)
+
+    def _bump(self) -> None:
+        self.changes += 1
 
     def close(self) -> None:
         self.engine.dispose()
@@ -270,11 +201,15 @@ class Store:
                           check="ok", finished=False, totals=[])
             s.add(row)
             s.flush()
+            Organiser.link_seats(s, row)
         elif row.status == "active" or head.status != "active":
             # the newest word on a game's status wins; a late double cannot re-open it
+            renamed = list(row.names or []) != list(head.names)
             row.status, row.ended, row.names = head.status, head.ended, head.names
             if head.outcome is not None:
                 row.stated = head.outcome
+            if renamed:
+                Organiser.link_seats(s, row)
         return row
 
     def _judge(self, s: Session, stream: StreamRow, before: int) -> None:

@@ -29,7 +29,8 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel
 
 from club.i18n import DEFAULT_LANG, texts
-from club.store import GameRow, Store, TableRow
+from club.models import GameRow, TableRow
+from club.store import Store
 
 STATIC = Path(__file__).with_name("static")
 CSP = ("default-src 'self'; style-src 'self'; script-src 'self'; connect-src 'self'; "

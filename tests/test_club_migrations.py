@@ -9,7 +9,8 @@ from _services import Postgres
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
-from club.store import Base, Store, sqlite_url
+from club.models import Base
+from club.store import Store, sqlite_url
 
 
 def differences(store: Store) -> list:

@@ -3,7 +3,7 @@ hands over (``config.attributes["connection"]``); no alembic.ini, no URL of its 
 
 from alembic import context
 
-from club.store import Base
+from club.models import Base
 
 connection = context.config.attributes["connection"]
 context.configure(connection=connection, target_metadata=Base.metadata,
