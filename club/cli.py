@@ -2,6 +2,7 @@
 
     cardtable club serve [--db URL] [--broker mqtt://host:port] [--club NAME]
     cardtable club status [--db URL]
+    cardtable club admin-pin [--db URL]      a new organiser's PIN for the club pages
 
 ``--db`` is an SQLAlchemy URL (``postgresql+psycopg://user@host/club`` for a club); without it,
 ``club.sqlite`` in the data dir. ``--broker`` defaults to ``mqtt://127.0.0.1:1883``.
@@ -61,6 +62,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     status.add_argument("--db", default=os.environ.get("CARDTABLE_CLUB_DB"),
                         help="database URL (as for serve)")
     status.set_defaults(func=cmd_status)
+    pin = csub.add_parser("admin-pin", help="make a new PIN for the organiser's club pages "
+                          "(printed once; the old one stops working)")
+    pin.add_argument("--db", default=os.environ.get("CARDTABLE_CLUB_DB"),
+                     help="database URL (as for serve)")
+    pin.set_defaults(func=cmd_admin_pin)
 
 
 def _error(text: str) -> int:
@@ -106,6 +112,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
             store.close()
             return _error(problem)
         web = _web(store, args.host, args.port, "" if args.club == "+" else args.club)
+        if store.organiser.pin_hash() is None:  # first start: the organiser needs a PIN
+            print(f"club admin PIN: {_new_pin(store)} (kept; `cardtable club admin-pin` makes "
+                  "a new one)", file=sys.stderr, flush=True)
     server = ClubServer(store, broker, club=args.club).start()
     print(f"cardtable club: storing into {safe_url(store.url)} from {broker}", flush=True)
     if web is not None:
@@ -183,6 +192,28 @@ def cmd_status(args: argparse.Namespace) -> int:
         print(f"{table.club:12s} {table.name:12s} {'online' if table.online else 'offline':8s} "
               f"{seen:>10s} {stream.last_seq:8d} {stream.last_seq - stream.contiguous:8d}")
     store.close()
+    return 0
+
+
+def _new_pin(store: Any) -> str:
+    from table_ui.security import hash_pin, random_pin
+
+    pin = random_pin()
+    store.organiser.set_pin_hash(hash_pin(pin))
+    return pin
+
+
+def cmd_admin_pin(args: argparse.Namespace) -> int:
+    from club.organiser import ClubError
+    from club.store import StoreError
+
+    try:
+        store = _open(args.db)
+        pin = _new_pin(store)
+    except (StoreError, ClubError) as exc:
+        return _error(str(exc))
+    store.close()
+    print(f"club admin PIN: {pin}")
     return 0
 
 

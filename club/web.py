@@ -16,21 +16,27 @@ from __future__ import annotations
 
 import asyncio
 import csv
-import html
 import io
 import time
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 from urllib.parse import quote
 
-from fastapi import Depends, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel
 
+from club.deps import Admin, Lang, St
 from club.i18n import DEFAULT_LANG, texts
 from club.models import GameRow, TableRow
+from club.organiser import Result
+from club.render import esc, href, notice, page, results_table, score, state_html
+from club.routes_admin import result_forms
+from club.routes_admin import router as admin_router
+from club.routes_standings import router as standings_router
 from club.store import Store
+from table_ui.security import RateLimiter, Sessions
 
 STATIC = Path(__file__).with_name("static")
 CSP = ("default-src 'self'; style-src 'self'; script-src 'self'; connect-src 'self'; "
@@ -54,27 +60,24 @@ class RoomTable(BaseModel):
 
 
 class GameResult(BaseModel):
+    """A game's result as the club counts it (``club.organiser.Result``); sides and seats from
+    0; ``table_totals`` is the result of the table's own events, before any correction."""
     id: int
-    club: str
     table: str
     game: str
     players: list[str]
+    player_ids: list[int | None]
     started: float
-    status: str
+    ended: float | None
+    state: str
     finished: bool
     totals: list[int]
     winner: int | None
     check: str
-    problem: str | None
     counted: bool
-
-
-def get_store(request: Request) -> Store:
-    return request.app.state.store
-
-
-St = Annotated[Store, Depends(get_store)]
-Lang = Annotated[str, Query(pattern="^(ru|en)$")]
+    table_totals: list[int]
+    corrected: bool
+    adjusted: bool
 
 
 def create_club_app(store: Store, club_name: str = "") -> FastAPI:
@@ -82,7 +85,11 @@ def create_club_app(store: Store, club_name: str = "") -> FastAPI:
                   openapi_url="/api/openapi.json")
     app.state.store = store
     app.state.club_name = club_name
+    app.state.sessions = Sessions()
+    app.state.limiter = RateLimiter()
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.include_router(admin_router)
+    app.include_router(standings_router)
 
     @app.middleware("http")
     async def headers(request: Request, call_next: Any) -> Response:
@@ -96,15 +103,15 @@ def create_club_app(store: Store, club_name: str = "") -> FastAPI:
     @app.get("/", response_class=HTMLResponse)
     def room(store: St, lang: Lang = DEFAULT_LANG) -> str:
         t = texts(lang)
-        body = (f'<p class="muted" id="live" data-ok="{_e(t["live"])}" '
-                f'data-lost="{_e(t["lost_live"])}">{_e(t["live"])}</p>'
-                f'<section class="box"><table><thead><tr><th>{_e(t["table"])}</th>'
-                f'<th>{_e(t["link"])}</th><th>{_e(t["game"])}</th><th>{_e(t["players"])}</th>'
-                f'<th class="num">{_e(t["score"])}</th><th>{_e(t["turn"])}</th>'
-                f'<th class="hide-narrow">{_e(t["check"])}</th></tr></thead>'
+        body = (f'<p class="muted" id="live" data-ok="{esc(t["live"])}" '
+                f'data-lost="{esc(t["lost_live"])}">{esc(t["live"])}</p>'
+                f'<section class="box"><table><thead><tr><th>{esc(t["table"])}</th>'
+                f'<th>{esc(t["link"])}</th><th>{esc(t["game"])}</th><th>{esc(t["players"])}</th>'
+                f'<th class="num">{esc(t["score"])}</th><th>{esc(t["turn"])}</th>'
+                f'<th class="hide-narrow">{esc(t["check"])}</th></tr></thead>'
                 f'<tbody id="rows">{room_rows(store, lang)}</tbody></table></section>'
                 '<script src="/static/room.js" defer></script>')
-        return _page(t["room"], body, lang, app.state.club_name)
+        return page(t["room"], body, lang, app.state.club_name)
 
     @app.get("/api/room")
     def api_room(store: St) -> list[RoomTable]:
@@ -127,59 +134,62 @@ def create_club_app(store: Store, club_name: str = "") -> FastAPI:
             return
 
     @app.get("/results", response_class=HTMLResponse)
-    def results(store: St, lang: Lang = DEFAULT_LANG, all: bool = False) -> str:
+    def results(store: St, session: Admin, lang: Lang = DEFAULT_LANG, all: bool = False,
+                done: str = "") -> str:
         t = texts(lang)
-        games = [_result(tb, g) for tb, g in store.table_games(None if all else _tonight())]
-        rows = "".join(_result_row(r, lang) for r in reversed(games))
-        other = (f'<a href="{_q("/results", lang)}">{_e(t["results"])}</a>' if all else
-                 f'<a href="{_q("/results", lang, all="1")}">{_e(t["all_results"])}</a>')
-        body = (f"<p>{other} · {_e(t['export'])}: <a href='/export.csv'>CSV</a>, "
-                f"<a href='/export.json'>JSON</a></p>" + _results_table(rows, lang))
-        return _page(t["results"], body, lang, app.state.club_name)
+        games = store.organiser.results(None if all else _tonight())
+        other = (f'<a href="{href("/results", lang)}">{esc(t["results"])}</a>' if all else
+                 f'<a href="{href("/results", lang, all="1")}">{esc(t["all_results"])}</a>')
+        body = (f"<p>{other} · {esc(t['export'])}: <a href='/export.csv'>CSV</a>, "
+                f"<a href='/export.json'>JSON</a></p>" + results_table(games[::-1], lang))
+        return page(t["results"], body, lang, app.state.club_name, admin=session is not None)
 
     @app.get("/games/{game_id}", response_class=HTMLResponse)
-    def game_page(game_id: int, store: St, lang: Lang = DEFAULT_LANG) -> HTMLResponse:
+    def game_page(game_id: int, store: St, session: Admin, lang: Lang = DEFAULT_LANG,
+                  done: str = "") -> HTMLResponse:
         t = texts(lang)
         found = store.game(game_id)
-        if found is None:
-            return HTMLResponse(_page(t["not_found"], "", lang, app.state.club_name), 404)
+        r = store.organiser.result(game_id)
+        if found is None or r is None:
+            return HTMLResponse(page(t["not_found"], "", lang, app.state.club_name), 404)
         table, game, entries = found
-        r = _result(table, game)
         events = [str(e.body.get("event", "")) for e in entries if e.kind == "event"]
-        body = (f'<p class="score">{_e(_score(r.totals))}</p>'
-                f"<p>{_e(t['table'])}: {_e(table.name)} · {_e(_status(r, t))} · "
-                f"{_check_html(r, t)}</p>"
-                + (f"<p class='flag'>{_e(t['problem'])}: {_e(r.problem)}</p>" if r.problem else "")
-                + f"<section class='box'><h2>{_e(t['sheet'])}</h2>{_sheet(game, events, t)}"
-                f"</section><section class='box'><h2>{_e(t['record'])}</h2>"
-                f"<pre>{_e(chr(10).join(events))}</pre></section>")
-        title = f"{t.get(game.name, game.name)}: {' — '.join(r.players)}"
-        return HTMLResponse(_page(title, body, lang, app.state.club_name))
-
-    @app.get("/players/{name}", response_class=HTMLResponse)
-    def player_page(name: str, store: St, lang: Lang = DEFAULT_LANG) -> str:
-        t = texts(lang)
-        games = [_result(tb, g) for tb, g in store.table_games() if name in (g.names or [])]
-        rows = "".join(_result_row(r, lang) for r in reversed(games))
-        return _page(f"{t['games_of']} {name}", _results_table(rows, lang), lang,
-                     app.state.club_name)
+        body = (notice(t.get("done_" + done))
+                + f'<p class="score">{esc(score(r.totals))}</p>'
+                f"<p>{esc(t['table'])}: {esc(table.name)} · {state_html(r, t)} · "
+                f"{_check_html(r.check, t)}</p>"
+                + (f"<p class='flag'>{esc(t['problem'])}: {esc(game.problem)}</p>"
+                   if game.problem else "")
+                + (f"<p class='muted'>{esc(t['table_result'])}: "
+                   f"{esc(score(r.table_totals))}</p>"
+                   if r.corrected or r.adjusted else "")
+                + _ledger_html(r, t)
+                + (result_forms(r, session, lang, [(p.id, p.name) for p in
+                                                   store.organiser.players(active_only=True)])
+                   if session is not None else "")
+                + f"<section class='box'><h2>{esc(t['sheet'])}</h2>{_sheet(game, events, t)}"
+                f"</section><section class='box'><h2>{esc(t['record'])}</h2>"
+                f"<pre>{esc(chr(10).join(events))}</pre></section>")
+        title = f"{t.get(game.name, game.name)}: {' — '.join(s.name for s in r.seats)}"
+        return HTMLResponse(page(title, body, lang, app.state.club_name,
+                                 admin=session is not None))
 
     @app.get("/export.json")
     def export_json(store: St) -> list[GameResult]:
-        return [_result(tb, g) for tb, g in store.table_games()]
+        return [_exported(r) for r in store.organiser.results()]
 
     @app.get("/export.csv")
     def export_csv(store: St) -> Response:
         out = io.StringIO()
         w = csv.writer(out)
-        w.writerow(["id", "club", "table", "game", "players", "started", "status", "totals",
-                    "winner", "check", "counted"])
-        for tb, g in store.table_games():
-            r = _result(tb, g)
-            w.writerow([r.id, r.club, r.table, r.game, " / ".join(r.players),
-                        time.strftime("%Y-%m-%d %H:%M", time.localtime(r.started)), r.status,
-                        " : ".join(map(str, r.totals)), "" if r.winner is None else r.winner,
-                        r.check, int(r.counted)])
+        w.writerow(["id", "table", "game", "players", "started", "state", "totals",
+                    "winner", "check", "counted", "table_totals"])
+        for r in store.organiser.results():
+            w.writerow([r.game_id, r.table, r.game, " / ".join(s.name for s in r.seats),
+                        time.strftime("%Y-%m-%d %H:%M", time.localtime(r.started)),
+                        r.state.value, " : ".join(map(str, r.totals)),
+                        "" if r.winner is None else r.winner + 1, r.check, int(r.counted),
+                        " : ".join(map(str, r.table_totals))])
         return Response(out.getvalue(), media_type="text/csv; charset=utf-8",
                         headers={"content-disposition": 'attachment; filename="club.csv"'})
 
@@ -193,36 +203,11 @@ def create_club_app(store: Store, club_name: str = "") -> FastAPI:
 
 
 # -- rendering -------------------------------------------------------------------------------
-def _e(value: Any) -> str:
-    return html.escape(str(value), quote=True)
-
-
-def _q(path: str, lang: str, **extra: str) -> str:
-    params = {**({"lang": lang} if lang != DEFAULT_LANG else {}), **extra}
-    return path + ("?" + "&".join(f"{k}={v}" for k, v in params.items()) if params else "")
-
-
-def _page(title: str, body: str, lang: str, club: str) -> str:
-    t = texts(lang)
-    head = f"{t['club']} {club}".strip()
-    nav = (f'<nav><a href="{_q("/", lang)}">{_e(t["room"])}</a>'
-           f'<a href="{_q("/results", lang)}">{_e(t["results"])}</a></nav>')
-    return (f'<!doctype html><html lang="{_e(lang)}"><head><meta charset="utf-8">'
-            '<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f"<title>{_e(head)} — {_e(title)}</title>"
-            '<link rel="stylesheet" href="/static/club.css"></head><body><div class="wrap">'
-            f'{nav}<p class="muted">{_e(head)}</p><h1>{_e(title)}</h1>{body}</div></body></html>')
-
-
 def _seat_name(game: GameRow | None, seat: int | None, t: dict[str, str]) -> str:
     if game is None or seat is None:
         return ""
     names = game.names or []
     return names[seat] if 0 <= seat < len(names) else t["seat"].format(n=seat + 1)
-
-
-def _score(totals: list[int]) -> str:
-    return " : ".join(str(v) for v in totals)
 
 
 def _room_table(table: TableRow, game: GameRow | None) -> RoomTable:
@@ -241,30 +226,32 @@ def room_rows(store: Store, lang: str) -> str:
     t = texts(lang)
     rows = store.room()
     if not rows:
-        return f'<tr><td colspan="7" class="muted">{_e(t["no_tables"])}</td></tr>'
+        return f'<tr><td colspan="7" class="muted">{esc(t["no_tables"])}</td></tr>'
     out = []
     for table, game in rows:
-        link = (f'<span class="on">{_e(t["online"])}</span>' if table.online else
-                f'<span class="off">{_e(t["offline"])}</span><br><span class="muted">'
-                f'{_e(t["last_seen"].format(ago=_ago(table.last_seen, t)))}</span>')
+        link = (f'<span class="on">{esc(t["online"])}</span>' if table.online else
+                f'<span class="off">{esc(t["offline"])}</span><br><span class="muted">'
+                f'{esc(t["last_seen"].format(ago=_ago(table.last_seen, t)))}</span>')
         if game is None:
-            out.append(f"<tr><td>{_e(table.name)}</td><td>{link}</td>"
-                       f'<td colspan="5" class="muted">{_e(t["no_game"])}</td></tr>')
+            out.append(f"<tr><td>{esc(table.name)}</td><td>{link}</td>"
+                       f'<td colspan="5" class="muted">{esc(t["no_game"])}</td></tr>')
             continue
-        r = _result(table, game)
-        players = ", ".join(f'<a href="{_e(_q("/players/" + quote(n, safe=""), lang))}">'
-                            f"{_e(n)}</a>" for n in r.players)
-        if game.status != "active" or game.finished:
-            turn = _e(_status(r, t))
+        players = ", ".join(f'<a href="{esc(href("/players/" + quote(n, safe=""), lang))}">'
+                            f"{esc(n)}</a>" for n in game.names or [])
+        if game.status == "abandoned":
+            turn = esc(t["abandoned"])
+        elif game.status != "active" or game.finished:
+            turn = esc(t["over"])
         elif game.to_act is None:
-            turn = _e(t["dealing"])
+            turn = esc(t["dealing"])
         else:
-            turn = _e(_seat_name(game, game.to_act, t))
-        out.append(f"<tr><td>{_e(table.name)}</td><td>{link}</td>"
-                   f'<td><a href="{_q(f"/games/{game.id}", lang)}">'
-                   f"{_e(t.get(game.name, game.name))}</a></td><td>{players}</td>"
-                   f'<td class="num score">{_e(_score(r.totals))}</td><td>{turn}</td>'
-                   f'<td class="hide-narrow">{_check_html(r, t)}</td></tr>')
+            turn = esc(_seat_name(game, game.to_act, t))
+        out.append(f"<tr><td>{esc(table.name)}</td><td>{link}</td>"
+                   f'<td><a href="{href(f"/games/{game.id}", lang)}">'
+                   f"{esc(t.get(game.name, game.name))}</a></td><td>{players}</td>"
+                   f'<td class="num score">{esc(score(game.totals or []))}</td>'
+                   f'<td>{turn}</td><td class="hide-narrow">{_check_html(game.check, t)}</td>'
+                   "</tr>")
     return "".join(out)
 
 
@@ -275,54 +262,39 @@ def _ago(when: float | None, t: dict[str, str]) -> str:
     return t["seconds_ago"].format(n=s) if s < 120 else t["minutes_ago"].format(n=s // 60)
 
 
-def _result(table: TableRow, g: GameRow) -> GameResult:
-    return GameResult(id=g.id, club=table.club, table=table.name, game=g.name,
-                      players=list(g.names or []), started=g.started, status=g.status,
-                      finished=bool(g.finished), totals=list(g.totals or []), winner=g.winner,
-                      check=g.check, problem=g.problem,
-                      counted=g.check == "ok" and bool(g.finished))
+def _exported(r: Result) -> GameResult:
+    return GameResult(id=r.game_id, table=r.table, game=r.game,
+                      players=[s.name for s in r.seats], player_ids=[s.player_id for s in r.seats],
+                      started=r.started, ended=r.ended, state=r.state.value, finished=r.finished,
+                      totals=r.totals, winner=r.winner, check=r.check, counted=r.counted,
+                      table_totals=r.table_totals, corrected=r.corrected, adjusted=r.adjusted)
 
 
-def _status(r: GameResult, t: dict[str, str]) -> str:
-    if r.status == "abandoned":
-        return t["abandoned"]
-    if r.finished:
-        return t["over"]
-    return t["active"]
+def _check_html(check: str, t: dict[str, str]) -> str:
+    if check == "ok":
+        return f'<span class="ok">{esc(t["check_ok"])}</span>'
+    return (f'<span class="flag">{esc(t.get("check_" + check, check))} — '
+            f'{esc(t["not_counted"])}</span>')
 
 
-def _check_html(r: GameResult, t: dict[str, str]) -> str:
-    if r.check == "ok":
-        return f'<span class="ok">{_e(t["check_ok"])}</span>'
-    return (f'<span class="flag">{_e(t.get("check_" + r.check, r.check))} — '
-            f'{_e(t["not_counted"])}</span>')
-
-
-def _results_table(rows: str, lang: str) -> str:
-    t = texts(lang)
-    if not rows:
-        rows = f'<tr><td colspan="7" class="muted">{_e(t["no_results"])}</td></tr>'
-    return (f"<section class='box'><table><thead><tr><th>{_e(t['started'])}</th>"
-            f"<th>{_e(t['table'])}</th><th>{_e(t['game'])}</th><th>{_e(t['players'])}</th>"
-            f"<th class='num'>{_e(t['score'])}</th><th>{_e(t['winner'])}</th>"
-            f"<th class='hide-narrow'>{_e(t['check'])}</th></tr></thead><tbody>{rows}"
-            "</tbody></table></section>")
-
-
-def _result_row(r: GameResult, lang: str) -> str:
-    t = texts(lang)
-    when = time.strftime("%H:%M", time.localtime(r.started))
-    if r.finished and r.winner is not None:
-        winner = r.players[r.winner] if 0 <= r.winner < len(r.players) else \
-            t["side"].format(n=r.winner + 1)
-    elif r.finished:
-        winner = t["draw"]
-    else:
-        winner = _status(r, t)
-    return (f"<tr><td>{_e(when)}</td><td>{_e(r.table)}</td>"
-            f'<td><a href="{_q(f"/games/{r.id}", lang)}">{_e(t.get(r.game, r.game))}</a></td>'
-            f"<td>{_e(', '.join(r.players))}</td><td class='num'>{_e(_score(r.totals))}</td>"
-            f"<td>{_e(winner)}</td><td class='hide-narrow'>{_check_html(r, t)}</td></tr>")
+def _ledger_html(r: Result, t: dict[str, str]) -> str:
+    """Every word on the result after the table's: who, when, what, why."""
+    if not r.ledger:
+        return ""
+    items = []
+    for e in r.ledger:
+        what = t["kind_" + e.kind]
+        if e.kind in ("confirm", "dispute") and e.side is not None:
+            what += f" ({r.side_name(e.side)})"
+        elif e.kind in ("correct", "adjust") and e.totals is not None:
+            what += f" {score(e.totals)}"
+        elif e.kind == "seat" and e.side is not None:
+            what += f" {t['seat'].format(n=e.side + 1)}: {e.player or ''}"
+        who = t.get("by_" + e.by, e.by)
+        when = time.strftime("%d.%m %H:%M", time.localtime(e.at))
+        items.append(f"<li>{esc(when)} · {esc(who)} · {esc(what)}"
+                     + (f" — <i>{esc(e.why)}</i>" if e.why else "") + "</li>")
+    return f"<section class='box'><h2>{esc(t['ledger'])}</h2><ul>{''.join(items)}</ul></section>"
 
 
 def _sheet(game: GameRow, events: list[str], t: dict[str, str]) -> str:
@@ -333,17 +305,17 @@ def _sheet(game: GameRow, events: list[str], t: dict[str, str]) -> str:
     try:
         sheet = game_class(game.name).replay(events, game.options).score_sheet()
     except (EngineError, ValueError, KeyError):
-        return f"<p class='flag'>{_e(t['check_refused'])}</p>"
+        return f"<p class='flag'>{esc(t['check_refused'])}</p>"
     names = list(game.names or [])
     sides = [names[i] if len(sheet.sides) == len(names) and i < len(names)
              else t["side"].format(n=i + 1) for i in range(len(sheet.sides))]
-    head = "".join(f"<th class='num'>{_e(s)}</th>" for s in sides)
+    head = "".join(f"<th class='num'>{esc(s)}</th>" for s in sides)
     rows = "".join(f"<tr><td>{d.number}</td>"
                    + "".join(f"<td class='num'>{p}</td>" for p in d.points) + "</tr>"
                    for d in sheet.deals)
     total = "".join(f"<td class='num'><b>{v}</b></td>" for v in sheet.totals)
-    return (f"<table><thead><tr><th>{_e(t['deal'])}</th>{head}</tr></thead><tbody>{rows}"
-            f"<tr><td><b>{_e(t['total'])}</b></td>{total}</tr></tbody></table>")
+    return (f"<table><thead><tr><th>{esc(t['deal'])}</th>{head}</tr></thead><tbody>{rows}"
+            f"<tr><td><b>{esc(t['total'])}</b></td>{total}</tr></tbody></table>")
 
 
 def _tonight() -> float:

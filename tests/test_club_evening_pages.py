@@ -1,0 +1,152 @@
+"""The organiser's club pages in real headless Chromium (a phone's viewport): log in with the
+admin PIN, open an evening, register players, correct a table's result (the original stays on
+the page), hide the standings from players, and a refusal said in Russian with nothing changed.
+Plain forms: each POST needs the session and its CSRF token."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+import uvicorn
+
+from club.protocol import GameHeader, LogMessage
+from club.store import Store, sqlite_url
+from club.web import create_club_app
+from engine.playout import play_out
+from engine.registry import game_class
+from table_ui.security import hash_pin
+from table_ui.testing import CHROMIUM, CHROMIUM_ARGS, free_port
+
+playwright = pytest.importorskip("playwright.sync_api")
+PIN = "246810"
+PHONE = {"width": 390, "height": 844}
+
+
+def publish(store: Store, table: str, names: list[str], seed: int) -> list[int]:
+    game = play_out(game_class("durak2")({}), random.Random(seed))
+    out = game.outcome
+    head = GameHeader(id=1, name="durak2", names=names, started=time.time(), status="finished",
+                      ended=time.time(), outcome={"finished": True, "winner": out.winner,
+                                                  "totals": list(out.totals)})
+    events = [str(e) for e in game.raw_log]
+    store.ingest_many([("spb", table, LogMessage(log=f"log-{table}-0001", seq=i, prev=i - 1,
+                                                 game=head, t=float(i), kind="event",
+                                                 body={"event": e}))
+                       for i, e in enumerate(events, 1)])
+    return list(out.totals)
+
+
+@pytest.fixture
+def club(tmp_path: Path) -> Iterator[tuple[Store, str]]:
+    store = Store(sqlite_url(tmp_path / "club.sqlite"))
+    store.organiser.set_pin_hash(hash_pin(PIN))
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(create_club_app(store, "spb"), host="127.0.0.1",
+                                           port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 15
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.02)
+    yield store, f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(10)
+    store.close()
+
+
+@pytest.fixture
+def browser() -> Iterator:
+    with playwright.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+def log_in(page, url: str, pin: str = PIN) -> None:
+    page.goto(url + "/admin")
+    page.fill("input[name=pin]", pin)
+    page.click("text=Войти")
+
+
+def test_an_evening_from_the_organisers_phone(club, browser, tmp_path: Path) -> None:
+    store, url = club
+    page = browser.new_page(viewport=PHONE)
+    log_in(page, url)
+    page.fill("input[name=title]", "Пятница")
+    page.click("text=Открыть вечер")
+    assert "Вечер открыт" in page.inner_text("body")
+    for name in ("Аня", "Боря"):
+        page.fill("form[action='/admin/players'] input[name=name]", name)
+        page.click("text=Добавить игрока")
+        assert "Игрок добавлен" in page.inner_text("body")
+    totals = publish(store, "t1", ["Аня", "Боря"], seed=3)
+    (gid,) = [g.id for g in store.games()]
+
+    page.goto(f"{url}/games/{gid}")
+    assert "предварительный" in page.inner_text("body")
+    page.select_option("select[name=kind]", "correct")
+    page.fill("input[name=t0]", "5")
+    page.fill("input[name=t1]", "2")
+    page.select_option("select[name=winner]", "1")
+    page.locator("form:has(select[name=kind]) input[name=why]").fill("ошибка в протоколе")
+    page.locator("form:has(select[name=kind]) button").click()
+    body = page.inner_text("body")
+    assert "Счёт исправлен" in body and "5 : 2" in body
+    assert f"Счёт стола по правилам: {totals[0]} : {totals[1]}" in body  # the original stays
+    assert "ошибка в протоколе" in body and "организатор" in body
+    page.screenshot(path=str(tmp_path / "game-phone.png"), full_page=True)
+
+    page.goto(url + "/standings")
+    rows = page.locator("table tbody tr")
+    assert rows.nth(0).inner_text().split("\t")[1:3] == ["Аня", "1"]
+
+    # hidden from players, not from the organiser
+    page.goto(url + "/admin")
+    page.click("text=Скрыть таблицу")
+    public = browser.new_page(viewport=PHONE)
+    public.goto(url + "/standings")
+    assert "скрыл таблицу" in public.inner_text("body")
+    assert httpx.get(url + "/standings.json").status_code == 403
+    page.goto(url + "/standings")
+    assert "Аня" in page.inner_text("table")
+
+    page.goto(url + "/admin")
+    page.click("text=Закрыть вечер")
+    assert "Вечер закрыт" in page.inner_text("body")
+    page.goto(url + "/ratings")
+    assert "Аня" in page.inner_text("body")  # final now, both registered: rated
+
+
+def test_a_refusal_is_said_in_russian_and_changes_nothing(club, browser) -> None:
+    store, url = club
+    store.organiser.open_evening("Вторник")
+    store.organiser.add_player("Аня")
+    page = browser.new_page(viewport=PHONE)
+    log_in(page, url)
+    page.fill("form[action='/admin/players'] input[name=name]", "аня")
+    page.click("text=Добавить игрока")
+    assert "«аня» уже есть в списке игроков" in page.inner_text("body")
+    assert [p.name for p in store.organiser.players()] == ["Аня"]
+    page.goto(url + "/admin")
+    assert page.locator("text=Открыть вечер").count() == 0  # one evening at a time
+    assert "Вторник" in page.inner_text("body")
+
+
+def test_a_wrong_pin_or_a_form_without_its_token_changes_nothing(club, browser) -> None:
+    store, url = club
+    page = browser.new_page(viewport=PHONE)
+    log_in(page, url, "000000")
+    assert "Неверный PIN-код" in page.inner_text("body")
+    assert httpx.post(url + "/admin/evening", data={"action": "open"}).status_code == 401
+    log_in(page, url)
+    cookies = {c["name"]: c["value"] for c in page.context.cookies()}
+    forged = httpx.post(url + "/admin/evening", data={"action": "open", "csrf": "nope"},
+                        cookies=cookies)
+    assert forged.status_code == 403 and "Форма устарела" in forged.text
+    assert store.organiser.open_evening_row() is None
