@@ -1,6 +1,7 @@
 """Broker accounts: each table its own user and password, and an ACL that lets it publish only
-under its own topics (``club.protocol``); the club server reads every table and writes only the
-``resend`` requests.
+under its own topics (``club.protocol``) and read only what the server says to it (``resend``,
+``start``); the club server reads every table and writes only the ``resend`` and ``start``
+messages.
 
 Passwords go into Mosquitto's password file through Mosquitto's own ``mosquitto_passwd`` (it
 hashes them; nothing here writes a hash by hand); the ACL lines are plain text.
@@ -32,12 +33,13 @@ def table_account(club: str, table: str, password: str | None = None) -> Account
     user = f"{club}-{table}"
     base = f"{ROOT}/{club}/{table}"
     acl = (f"user {user}\ntopic write {base}/log\ntopic write {base}/status\n"
-           f"topic read {base}/resend\n")
+           f"topic read {base}/resend\ntopic read {base}/start\n")
     return Account(user, password or secrets.token_urlsafe(18), acl)
 
 
 def server_account(password: str | None = None) -> Account:
-    acl = f"user {SERVER_USER}\ntopic read {ROOT}/#\ntopic write {ROOT}/+/+/resend\n"
+    acl = (f"user {SERVER_USER}\ntopic read {ROOT}/#\ntopic write {ROOT}/+/+/resend\n"
+           f"topic write {ROOT}/+/+/start\n")
     return Account(SERVER_USER, password or secrets.token_urlsafe(18), acl)
 
 

@@ -176,6 +176,20 @@ ERRORS: dict[str, tuple[str, str]] = {
     "why-missing": ("Укажите причину: она хранится вместе с изменением",
                     "say why: the reason is kept with the change"),
     "why-long": ("Причина длиннее {max} знаков", "the reason is longer than {max} characters"),
+    "swiss-game": ("По швейцарской системе играют две стороны; «{game}» так не играется",
+                   "a Swiss tournament is for games of two sides; {game!r} is not one"),
+    "swiss-few": ("Нужно хотя бы двое участников", "a tournament needs two entrants at least"),
+    "swiss-rounds": ("Туров может быть от 1 до {n}", "the rounds can be 1 to {n}"),
+    "swiss-tables": ("Пар в туре: {pairs}, а столов: {tables}",
+                     "a round has {pairs} games but there are {tables} tables"),
+    "swiss-table-name": ("Неверное имя стола: {reason}", "a bad table name: {reason}"),
+    "swiss-table-twice": ("Стол выбран дважды", "a table is picked twice"),
+    "swiss-side": ("В этой игре сторона — {n} игрока", "a side of this game is {n} players"),
+    "swiss-twice": ("{player} выбран(а) дважды", "{player} is picked twice"),
+    "swiss-done": ("Все {rounds} туров уже сыграны", "all {rounds} rounds are played"),
+    "round-open": ("Тур {round} ещё не окончен: ждём столы {tables}",
+                   "round {round} is not over: waiting for tables {tables}"),
+    "no-tournament": ("Турнира №{id} нет", "there is no tournament {id}"),
 }
 # What a name is of (the {what} above).
 WHAT: dict[str, tuple[str, str]] = {

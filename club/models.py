@@ -8,6 +8,7 @@ a game: a registered player or a guest), ``evenings`` (opened, closed; results a
 until their evening is closed) and ``results`` (the result ledger: confirmations, disputes,
 corrections, adjusted scores, voids, seatings, each with who, when and why; never changed or
 deleted, so the original result always stays on record). ``settings`` holds the admin PIN's hash.
+``tournaments``, ``entrants`` and ``pairings``: an evening's Swiss tournament (``club.tournament``).
 """
 
 from __future__ import annotations
@@ -135,3 +136,48 @@ class SettingRow(Base):
     __tablename__ = "settings"
     key: Mapped[str] = mapped_column(String(64), primary_key=True)
     value: Mapped[str] = mapped_column(String(500))
+
+
+class TournamentRow(Base):
+    """A Swiss tournament of an evening: ``rounds`` rounds of ``game`` on ``tables``
+    (``[[club, table], ...]``, in board order)."""
+    __tablename__ = "tournaments"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    evening_id: Mapped[int] = mapped_column(ForeignKey("evenings.id"), index=True)
+    game: Mapped[str] = mapped_column(String(40))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    rounds: Mapped[int] = mapped_column(Integer)
+    tables: Mapped[list[list[str]]] = mapped_column(JSON, default=list)
+    created: Mapped[float] = mapped_column(Float)
+
+
+class EntrantRow(Base):
+    """An entrant: one registered player, or a fixed pair (``players``), numbered in seed
+    order."""
+    __tablename__ = "entrants"
+    __table_args__ = (UniqueConstraint("tournament_id", "number"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    players: Mapped[list[int]] = mapped_column(JSON)
+
+
+class PairingRow(Base):
+    """One game of a round: entrant ``first`` (seat 0, or seats 0 and 2) against ``second`` at a
+    table, or a bye (``second`` and the table None). ``sent``: when the server published the
+    start to the table; ``game_id``: the table's game, once it arrived; ``cleared``: the
+    retained start was removed."""
+    __tablename__ = "pairings"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), index=True)
+    round: Mapped[int] = mapped_column(Integer)
+    club: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    table: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    first: Mapped[int] = mapped_column(Integer)
+    second: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    names: Mapped[list[str]] = mapped_column(JSON, default=list)
+    players: Mapped[list[int]] = mapped_column(JSON, default=list)
+    created: Mapped[float] = mapped_column(Float)
+    sent: Mapped[float | None] = mapped_column(Float, nullable=True)
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"), nullable=True)
+    cleared: Mapped[bool] = mapped_column(Boolean, default=False)

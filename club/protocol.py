@@ -13,6 +13,9 @@ Topics, under ``cardtable/<club>/<table>/``:
   and every ``HEARTBEAT_S`` after; its MQTT last will says ``offline``.
 * ``resend`` — retained, from the server: publish again every entry after ``after`` of log ``log``
   (the server noticed a gap).
+* ``start`` — retained, from the server: start this game with these players (a round of the
+  evening's Swiss tournament, :class:`StartGame`); the table starts each ``id`` once, when no
+  game of its own is still being played, and the server clears it once the game has arrived.
 
 Club and table names are 1–64 letters, digits, ``-`` or ``_``: they are topic levels.
 """
@@ -41,7 +44,10 @@ def check_name(what: str, name: str) -> str:
     return name
 
 
-def topic(club: str, table: str, leaf: Literal["log", "status", "resend"]) -> str:
+LEAVES = ("log", "status", "resend", "start")
+
+
+def topic(club: str, table: str, leaf: Literal["log", "status", "resend", "start"]) -> str:
     return f"{ROOT}/{check_name('club', club)}/{check_name('table', table)}/{leaf}"
 
 
@@ -53,7 +59,7 @@ def subscription(leaf: str, club: str = "+") -> str:
 def parse_topic(text: str) -> tuple[str, str, str]:
     """(club, table, leaf) of a topic of this protocol."""
     parts = text.split("/")
-    if len(parts) != 4 or parts[0] != ROOT or parts[3] not in ("log", "status", "resend"):
+    if len(parts) != 4 or parts[0] != ROOT or parts[3] not in LEAVES:
         raise ProtocolError(f"not a cardtable topic: {text!r}")
     return check_name("club", parts[1]), check_name("table", parts[2]), parts[3]
 
@@ -106,6 +112,17 @@ class Status(_Message):
 class Resend(_Message):
     log: str
     after: int = Field(ge=0)
+
+
+class StartGame(_Message):
+    """The server's word to a table: start game ``game`` with players ``names`` (per seat; the
+    registered players' club ids in ``players``). ``id`` is the pairing's, unique in the club."""
+    id: int = Field(ge=1)
+    game: str = Field(min_length=1, max_length=40)
+    options: dict[str, Any] = {}
+    names: list[str] = Field(min_length=2, max_length=4)
+    players: list[int | None] = []
+    title: str = Field(default="", max_length=160)
 
 
 def decode(model: type[_M], payload: bytes | bytearray) -> _M:

@@ -38,6 +38,7 @@ log = logging.getLogger("cardtable.club.server")
 
 RETRY_S = 2.0
 BATCH = 200  # entries stored in one transaction at most
+START_POLL_S = 0.5  # s between looks for a round's games to start
 
 
 class ClubServer:
@@ -64,17 +65,21 @@ class ClubServer:
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = lambda _c, _u, msg: self._work.put(msg)
         self._worker = threading.Thread(target=self._run, name="club ingest", daemon=True)
+        self._starter = threading.Thread(target=self._run_starts, name="club starts",
+                                         daemon=True)
 
     def start(self) -> ClubServer:
         self.client.connect_async(self.broker.host, self.broker.port, keepalive=15)
         self.client.loop_start()
         self._worker.start()
+        self._starter.start()
         return self
 
     def stop(self) -> None:
         self._stop.set()
         self._work.put(None)
         self._worker.join(timeout=5)
+        self._starter.join(timeout=5)
         self.client.disconnect()
         self.client.loop_stop()
 
@@ -123,6 +128,36 @@ class ClubServer:
             for m in batch:
                 if m.qos > 0:
                     self.client.ack(m.mid, m.qos)
+
+    def _run_starts(self) -> None:
+        """Publish each round's starts to their tables (retained, so a table that is away
+        hears it when it comes back) and clear each once its game has arrived."""
+        while not self._stop.wait(START_POLL_S):
+            if not self.connected.is_set():
+                continue
+            try:
+                self.publish_starts()
+            except StoreError as exc:
+                self._problem(f"cannot read the rounds to start: {exc}")
+            except Exception:  # the ingest must go on whatever happens here
+                log.exception("club server: publishing the starts failed")
+
+    def publish_starts(self) -> int:
+        """One pass: publish what is to start, clear what has started; how many were sent."""
+        sent = 0
+        for club, table, start in self.store.tournaments.starts_to_send():
+            info = self.client.publish(topic(club, table, "start"), start.model_dump_json(),
+                                       qos=1, retain=True)
+            info.wait_for_publish(timeout=5)
+            if info.is_published():
+                self.store.tournaments.mark(start.id, sent=True)
+                sent += 1
+        for club, table, pairing in self.store.tournaments.starts_to_clear():
+            info = self.client.publish(topic(club, table, "start"), b"", qos=1, retain=True)
+            info.wait_for_publish(timeout=5)
+            if info.is_published():
+                self.store.tournaments.mark(pairing, cleared=True)
+        return sent
 
     def handle(self, topic_name: str, payload: bytes | bytearray) -> str:
         """One message: stored, a double, a gap, refused (bad topic or payload), or a status."""

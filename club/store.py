@@ -28,6 +28,7 @@ from club.models import EntryRow, GameRow, StreamRow, TableRow
 from club.organiser import Organiser
 from club.protocol import LogMessage, Status
 from club.referee import Referee
+from club.tournament import Tournaments
 
 
 class StoreError(RuntimeError):
@@ -85,6 +86,7 @@ class Store:
         self.referee = Referee()
         self.changes = 0  # bumped after every committed change (the room page's live feed)
         self.organiser = Organiser(self._session, self._bump)
+        self.tournaments = Tournaments(self._session, self.organiser, self._bump)
 
     def _bump(self) -> None:
         self.changes += 1
@@ -138,7 +140,7 @@ class Store:
             gkey = (stream.id, msg.game.id)
             game = batch.games.get(gkey)
             if game is None or msg.game.status != game.status:
-                game = batch.games[gkey] = self._game(s, stream.id, msg)
+                game = batch.games[gkey] = self._game(s, stream.id, msg, club, table)
         s.add(EntryRow(stream_id=stream.id, seq=msg.seq, prev=msg.prev,
                        game_id=game.id if game else None, t=msg.t, kind=msg.kind,
                        source=msg.source, body=msg.body, frame=msg.frame, received=now))
@@ -189,7 +191,7 @@ class Store:
         return row
 
     @staticmethod
-    def _game(s: Session, stream_id: int, msg: LogMessage) -> GameRow:
+    def _game(s: Session, stream_id: int, msg: LogMessage, club: str, table: str) -> GameRow:
         head = msg.game
         assert head is not None
         row = s.scalar(select(GameRow).where(GameRow.stream_id == stream_id,
@@ -202,6 +204,7 @@ class Store:
             s.add(row)
             s.flush()
             Organiser.link_seats(s, row)
+            Tournaments.link_game(s, row, club, table)
         elif row.status == "active" or head.status != "active":
             # the newest word on a game's status wins; a late double cannot re-open it
             renamed = list(row.names or []) != list(head.names)

@@ -274,10 +274,28 @@ def _club(args: argparse.Namespace, cfg: Any, game_log: Any, controller: Any) ->
              or (cfg.table.name if cfg is not None else "sim"))
     from controller.club_link import ClubLink
 
+    shown: list[str] = []
+
     def on_state(state: str, detail: str) -> None:
+        if shown == [state, detail]:
+            return  # a start that waits is offered again every poll: say it once
+        shown[:] = [state, detail]
         controller.set_device("club", {"kind": "club", "state": state, "detail": detail})
 
-    return ClubLink(game_log.path, broker, club, table, on_state=on_state).start()
+    def on_start(start: Any) -> bool:
+        """A round of the club's tournament: start it, unless a game is still being played
+        here (then it waits, and the display says so)."""
+        game = controller.game
+        if game is not None and controller.game_status == "active" and not game.is_over:
+            on_state("online", f"the club's next game ({start.title or start.game}) waits "
+                     "for this one to end")
+            return False
+        controller.new_game(start.game, start.options, start.names)
+        on_state("online", f"the club started {start.game}: {', '.join(start.names)}")
+        return True
+
+    return ClubLink(game_log.path, broker, club, table, on_state=on_state,
+                    on_start=on_start).start()
 
 
 def cmd_run(args: argparse.Namespace) -> int:

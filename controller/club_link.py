@@ -11,6 +11,10 @@ number). A retained ``resend`` request from the server (it saw a gap) winds the 
 The link never stops the table: a broker that does not answer is retried by paho's own
 reconnect (1 s up to 5 s) and shown on the display as the device ``club`` (state ``offline``
 with the reason, then ``online``); the game goes on and the backlog is published when it returns.
+
+The server may ask the table to start a game (``start``: a round of the evening's tournament,
+with its players); ``on_start`` gets it and says whether the table took it (not while a game of
+its own is still being played: it is offered again until it is).
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import logging
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +36,7 @@ from club.protocol import (
     GameHeader,
     LogMessage,
     Resend,
+    StartGame,
     Status,
     decode,
     topic,
@@ -49,11 +55,13 @@ class ClubLink:
     """Publishes the table log at ``path`` to ``broker`` as table ``table`` of club ``club``."""
 
     def __init__(self, path: str | Path, broker: Broker, club: str, table: str, *,
-                 on_state: Any = None, poll_s: float = POLL_S, window: int = WINDOW) -> None:
+                 on_state: Any = None, on_start: Callable[[StartGame], bool] | None = None,
+                 poll_s: float = POLL_S, window: int = WINDOW) -> None:
         self.broker, self.club, self.table = broker, club, table
         self.log_topic = topic(club, table, "log")
         self.status_topic = topic(club, table, "status")
         self.resend_topic = topic(club, table, "resend")
+        self.start_topic = topic(club, table, "start")
         self.target = f"{broker.host}:{broker.port}/{club}/{table}"
         self._gamelog = GameLog(path)
         self.log_id = self._gamelog.log_id()
@@ -69,6 +77,8 @@ class ClubLink:
         self._stop = threading.Event()
         self._poll_s, self._window = poll_s, window
         self._on_state = on_state
+        self._on_start = on_start
+        self._start: StartGame | None = None  # a game the club asked for, not started yet
         self._games: dict[int, GameHeader] = {}
         self._thread: threading.Thread | None = None
         self._beat = 0.0  # monotonic time of the last status published
@@ -98,7 +108,7 @@ class ClubLink:
             self._state("offline", f"the broker refused the table: {reason}")
             return
         self._heartbeat()
-        client.subscribe(self.resend_topic, qos=1)
+        client.subscribe([(self.resend_topic, 1), (self.start_topic, 1)])
         self._connected.set()
         self._state("online", str(self.broker))
 
@@ -129,6 +139,9 @@ class ClubLink:
             self._store_acked(done)
 
     def _on_message(self, _client: mqtt.Client, _ud: Any, msg: mqtt.MQTTMessage) -> None:
+        if msg.topic == self.start_topic:
+            self._start_message(msg.payload)
+            return
         if not msg.payload:  # the server cleared its request: the gap is filled
             return
         try:
@@ -139,6 +152,43 @@ class ClubLink:
         if request.log == self.log_id:
             with self._lock:
                 self._rewind = request.after
+
+    def _start_message(self, payload: bytes | bytearray) -> None:
+        """The club asks for a game (a round of its tournament): kept until the table can
+        start it; each one is started once (its id is kept in the log)."""
+        if not payload:  # the server cleared it: the game has arrived
+            with self._lock:
+                self._start = None
+            return
+        try:
+            start = decode(StartGame, payload)
+        except ValueError as exc:
+            log.warning("club: ignoring a start: %s", exc)
+            return
+        done = self._gamelog.meta("club_start")
+        if done is not None and done.isdigit() and start.id <= int(done):
+            return
+        with self._lock:
+            self._start = start
+
+    def _start_game(self) -> None:
+        """Hand the club's game to the table (``on_start``), until it takes it: it says no
+        while a game of its own is still being played."""
+        with self._lock:
+            start = self._start
+        if start is None or self._on_start is None:
+            return
+        try:
+            taken = self._on_start(start)
+        except Exception as exc:  # a game the table cannot start: said once, never retried
+            log.warning("club: cannot start %s: %s", start.game, exc)
+            self._state("online", f"cannot start the club's game {start.game}: {exc}")
+            taken = True
+        if taken:
+            self._gamelog.set_meta("club_start", str(start.id))
+            with self._lock:
+                if self._start is start:
+                    self._start = None
 
     # -- the sender ------------------------------------------------------------------------
     def start(self) -> ClubLink:
@@ -182,6 +232,7 @@ class ClubLink:
     def _run(self) -> None:
         while not self._stop.is_set():
             try:
+                self._start_game()
                 if self._connected.is_set():
                     self._publish_some()
                     if time.monotonic() - self._beat >= HEARTBEAT_S:

@@ -16,6 +16,7 @@ Schema (version in ``PRAGMA user_version``; ``MIGRATIONS`` upgrades older files 
   ``kind`` one of ``input``, ``event``, ``alert``, ``state``; ``body`` is JSON; ``frame`` is the
   camera frame an entry came from (dispute tracing), when it came from a camera;
 * ``meta(key, value)`` — ``log_id``: this file's own random id (the club tells logs apart by it);
+  ``club_start``: the last game the club started here (``controller.club_link``);
 * ``outbox(target, acked)`` — per club link, the highest ``seq`` the broker acknowledged.
 """
 
@@ -334,6 +335,15 @@ class GameLog:
             self._db.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('log_id', ?)",
                              (str(uuid.uuid4()),))
         return str(self._read("SELECT value FROM meta WHERE key='log_id'")[0][0])
+
+    def meta(self, key: str) -> str | None:
+        rows = self._read("SELECT value FROM meta WHERE key=?", (key,))
+        return str(rows[0][0]) if rows else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self._lock, self._tx():
+            self._db.execute("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) "
+                             "DO UPDATE SET value=excluded.value", (key, value))
 
     def acked(self, target: str) -> int:
         """The highest sequence number the club link ``target`` has had acknowledged."""
