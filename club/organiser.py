@@ -22,6 +22,7 @@ organiser can put another player or a guest on a seat; that is a ledger entry to
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager
@@ -46,6 +47,7 @@ from club.models import (
 NAME_MAX = 80
 WHY_MAX = 500
 PIN_KEY = "admin_pin_hash"
+TABLE_CONFIRMED = "result-confirmed"  # the table's alert (controller.core.RESULT_CONFIRMED)
 
 
 class ClubError(ValueError):
@@ -203,6 +205,18 @@ def fold_result(game: GameRow, table: str, seats: list[Seat], ledger: Sequence[R
     return r
 
 
+@functools.cache
+def sides_count(game: str) -> int:
+    """How many sides a game has (2; Joker 4), by the engine's score sheet."""
+    from engine.errors import EngineError
+    from engine.registry import game_class
+
+    try:
+        return len(game_class(game)({}).score_sheet().sides) or 2
+    except (EngineError, ValueError, TypeError):
+        return 2
+
+
 def clean_name(text: str, what: str = "name") -> str:
     name = " ".join((text or "").split())
     if not name:
@@ -319,6 +333,18 @@ class Organiser:
                 row = SeatRow(game_id=game.id, seat=seat)
                 s.add(row)
             row.player_id, row.guest = pid, (None if pid is not None else name or None)
+
+    @staticmethod
+    def table_said(s: Session, game: GameRow, alert: dict[str, object], t: float) -> None:
+        """A table's alert that is a word on the result: a player's confirm button after the
+        game (``result-confirmed``) is that player's side confirming it."""
+        seat = alert.get("seat")
+        if alert.get("rule") != TABLE_CONFIRMED or not isinstance(seat, int) or seat < 0:
+            return
+        names = list(game.names or [])
+        who = names[seat] if seat < len(names) else f"#{seat + 1}"
+        s.add(ResultRow(game_id=game.id, kind=Kind.CONFIRM, side=seat % sides_count(game.name),
+                        by=str(who)[:NAME_MAX], at=t, why=""))
 
     def seat(self, game_id: int, seat: int, *, player_id: int | None = None,
              guest: str | None = None, by: str, why: str = "") -> None:

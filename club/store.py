@@ -145,6 +145,8 @@ class Store:
                        game_id=game.id if game else None, t=msg.t, kind=msg.kind,
                        source=msg.source, body=msg.body, frame=msg.frame, received=now))
         s.flush()
+        if game is not None and msg.kind == "alert":
+            Organiser.table_said(s, game, msg.body, msg.t)
         stream.last_seq = max(stream.last_seq, msg.seq)
         before = stream.contiguous
         stream.contiguous = self._advance(s, stream, msg)

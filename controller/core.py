@@ -43,6 +43,9 @@ MAX_ALERTS = 8
 AnyInput = ShoeCard | Placed | Removed | CameraNote | Button | Admin
 
 
+RESULT_CONFIRMED = "result-confirmed"  # a seat's confirm button after the game (club.store)
+
+
 @dataclass
 class Alert:
     rule: str
@@ -542,6 +545,9 @@ class _Work:
             self.alert("confirm-first", "a card is waiting to be confirmed first", seat)
             return
         if g.is_over:
+            if b == "confirm":  # the player agrees with the result (the club records it)
+                self.alert(RESULT_CONFIRMED, f"seat {seat} confirms the result", seat, "info")
+                return
             self.alert("game-over", "the game is over", seat)
             return
         event = vocabulary.button_action(g, seat, b)

@@ -279,3 +279,22 @@ def test_ratings_are_the_same_whatever_order_results_are_read_in(order: list[int
     base = [(r.player_id, r.mu, r.sigma) for r in rate(results)["durak2"]]
     again = [(r.player_id, r.mu, r.sigma) for r in rate([results[k] for k in order])["durak2"]]
     assert again == base
+
+
+def test_a_players_confirm_at_the_table_is_recorded_for_their_side(store: Store) -> None:
+    """The table logs a seat's confirm button after the game as the alert result-confirmed;
+    the club records it in the ledger as that seat's side confirming, by the seat's name."""
+    store.organiser.open_evening()
+    gid = publish(store, "t1", "durak2", ["Аня", "Боря"])
+    (game,) = store.games()
+    (stream_last,) = [st.last_seq for _t, st in store.streams()]
+    head = GameHeader(id=1, name="durak2", names=["Аня", "Боря"], started=game.started,
+                      status="finished", ended=game.ended, outcome=game.stated)
+    log = store.streams()[0][1].log
+    store.ingest("club", "t1", LogMessage(
+        log=log, seq=stream_last + 1, prev=stream_last, game=head, t=time.time(), kind="alert",
+        body={"rule": "result-confirmed", "message": "seat 1 confirms the result", "seat": 1,
+              "level": "info"}))
+    r = store.organiser.result(gid)
+    assert r is not None and r.confirmed == [1]
+    assert [(e.kind, e.side, e.by) for e in r.ledger] == [("confirm", 1, "Боря")]

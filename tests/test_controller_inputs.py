@@ -392,3 +392,14 @@ def test_durak_illegal_throw_in_must_be_taken_back_under_penalize_by_rules_md_se
     refused_cleanly(c, Button(seat=1, button="take"), "button-not-allowed")
     assert c.submit(Button(seat=0, button="undo")).accepted
     assert c.game.snapshot() == before
+
+
+def test_a_seats_confirm_after_the_game_is_its_word_on_the_result(controller) -> None:
+    """After the last deal a seat's confirm button confirms the result (an info alert the club
+    records in its result ledger); before it, confirm means what it always did."""
+    c = controller("durak2")
+    rng = random.Random(3)
+    until(c, rng, lambda c: c.game.is_over)
+    reply = c.submit(Button(seat=1, button="confirm"))
+    assert [(a.rule, a.seat, a.level) for a in reply.alerts] == [("result-confirmed", 1, "info")]
+    assert c.game.is_over and not reply.events  # nothing else happened
