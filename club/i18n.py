@@ -69,6 +69,18 @@ TEXTS: dict[str, dict[str, str]] = {
         "score_pts": "Очки", "game_points": "Очки в игре", "provisional": "предварительно",
         "ratings_note": "Рейтинг OpenSkill (μ − 3σ) по окончательным результатам: партии "
                         "закрытых вечеров, где все игроки из списка клуба",
+        "tournament": "Турнир", "no_tournament": "Турнира в этот вечер нет",
+        "round_of": "тур {n} из {of}", "round_n": "Тур {n}", "bye": "без пары (очко)",
+        "sent_to_table": "отправлено на стол", "waiting_send": "ждёт отправки",
+        "first_side": "Первый", "second_side": "Второй", "result": "Итог",
+        "entrant": "Участник", "buchholz": "Бухгольц", "sb": "Зонн.-Бергер",
+        "buchholz_long": "сумма очков соперников",
+        "sb_long": "очки соперников, взвешенные по результату встречи",
+        "tournament_over": "турнир окончен", "round_running": "тур идёт",
+        "start_round": "Начать тур {n} на столах", "rounds": "Туров",
+        "entrants_help": "Участники — по одному в строке, пара: «Аня + Боря»",
+        "tables": "Столы", "create_tournament": "Создать турнир",
+        "done_tournament": "Турнир создан", "done_round": "Тур начат: столы получили пары",
         "no_ratings": "Окончательных результатов ещё нет", "rating": "Рейтинг",
     },
     "en": {
@@ -134,6 +146,18 @@ TEXTS: dict[str, dict[str, str]] = {
         "score_pts": "Score", "game_points": "Game points", "provisional": "provisional",
         "ratings_note": "OpenSkill rating (μ − 3σ) from final results: games of closed "
                         "evenings where every player is in the club's register",
+        "tournament": "Tournament", "no_tournament": "No tournament this evening",
+        "round_of": "round {n} of {of}", "round_n": "Round {n}", "bye": "bye (a point)",
+        "sent_to_table": "sent to the table", "waiting_send": "waiting to be sent",
+        "first_side": "First", "second_side": "Second", "result": "Result",
+        "entrant": "Entrant", "buchholz": "Buchholz", "sb": "S.-Berger",
+        "buchholz_long": "the opponents' scores added up",
+        "sb_long": "the opponents' scores weighted by the result against them",
+        "tournament_over": "the tournament is over", "round_running": "the round is on",
+        "start_round": "Start round {n} on the tables", "rounds": "Rounds",
+        "entrants_help": "Entrants, one per line; a pair as \"Anya + Borya\"",
+        "tables": "Tables", "create_tournament": "Create the tournament",
+        "done_tournament": "Tournament created", "done_round": "Round started: the tables have their games",
         "no_ratings": "No final results yet", "rating": "Rating",
     },
 }
@@ -190,6 +214,8 @@ ERRORS: dict[str, tuple[str, str]] = {
     "round-open": ("Тур {round} ещё не окончен: ждём столы {tables}",
                    "round {round} is not over: waiting for tables {tables}"),
     "no-tournament": ("Турнира №{id} нет", "there is no tournament {id}"),
+    "unknown-name": ("«{name}» нет в списке игроков клуба: добавьте его или её сначала",
+                     "{name!r} is not in the club's register: add them first"),
 }
 # What a name is of (the {what} above).
 WHAT: dict[str, tuple[str, str]] = {

@@ -27,7 +27,8 @@ def page(title: str, body: str, lang: str, club: str, *, admin: bool = False) ->
     t = texts(lang)
     head = f"{t['club']} {club}".strip()
     links = [("/", t["room"]), ("/results", t["results"]), ("/standings", t["standings"]),
-             ("/ratings", t["ratings"]), ("/players", t["register"]),
+             ("/tournament", t["tournament"]), ("/ratings", t["ratings"]),
+             ("/players", t["register"]),
              ("/admin", t["admin_on"] if admin else t["admin"])]
     nav = "<nav>" + "".join(f'<a href="{esc(href(p, lang))}">{esc(w)}</a>'
                             for p, w in links) + "</nav>"

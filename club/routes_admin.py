@@ -21,37 +21,15 @@ from typing import Annotated
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from club.deps import ADMIN_COOKIE, Admin, Lang, St
+from club.deps import ADMIN_COOKIE, Admin, Lang, LangForm, St, checked, club_of, refuse
 from club.i18n import DEFAULT_LANG, texts
 from club.organiser import ClubError, Kind, Result, ResultState
 from club.render import csrf_field, esc, href, notice, page
-from table_ui.security import Session, csrf_ok, verify_pin
+from club.routes_tournament import admin_section
+from table_ui.security import Session, verify_pin
 
 router = APIRouter()
 ORGANISER = "organiser"  # who the ledger says did it (shown in the page's language)
-LangForm = Annotated[str, Form(pattern="^(ru|en)$")]
-
-
-def _club(request: Request) -> str:
-    return str(request.app.state.club_name)
-
-
-def _refuse(request: Request, lang: str, message: str, back: str, status: int = 400
-            ) -> HTMLResponse:
-    t = texts(lang)
-    body = notice(message, bad=True) + f'<p><a href="{esc(back)}">{esc(t["back_to"])}</a></p>'
-    return HTMLResponse(page(t["not_done"], body, lang, _club(request), admin=True), status)
-
-
-def _checked(request: Request, session: Session | None, csrf: str, lang: str
-             ) -> HTMLResponse | None:
-    """None when the request may change something; else the page that says why not."""
-    t = texts(lang)
-    if session is None:
-        return _refuse(request, lang, t["login_first"], href("/admin", lang), 401)
-    if not csrf_ok(session, csrf):
-        return _refuse(request, lang, t["stale_form"], href("/admin", lang), 403)
-    return None
 
 
 @router.get("/admin", response_class=HTMLResponse)
@@ -64,7 +42,7 @@ def admin_page(request: Request, store: St, session: Admin, lang: Lang = DEFAULT
                 f'<label>{esc(t["pin"])} <input name="pin" type="password" inputmode="numeric" '
                 f'autocomplete="current-password" required maxlength="32"></label> '
                 f'<button>{esc(t["log_in"])}</button></form>')
-        return HTMLResponse(page(t["admin"], form, lang, _club(request)))
+        return HTMLResponse(page(t["admin"], form, lang, club_of(request)))
     org = store.organiser
     csrf = csrf_field(session.csrf) + f'<input type="hidden" name="lang" value="{esc(lang)}">'
     evening = org.open_evening_row()
@@ -101,7 +79,7 @@ def admin_page(request: Request, store: St, session: Admin, lang: Lang = DEFAULT
     body = (notice(t.get("done_" + done)) +
             f'<section class="box"><h2>{esc(t["evening"])}</h2>{ev}'
             + (f'<h3>{esc(t["past_evenings"])}</h3><ul>{past}</ul>' if past else "")
-            + "</section>"
+            + "</section>" + admin_section(store, session, lang) +
             f'<section class="box"><h2>{esc(t["attention"])}</h2>'
             + (f"<ul>{todo}</ul>" if todo else f'<p class="muted">{esc(t["nothing_to_do"])}</p>')
             + "</section>"
@@ -113,7 +91,7 @@ def admin_page(request: Request, store: St, session: Admin, lang: Lang = DEFAULT
             f'<table><tbody>{players}</tbody></table></section>'
             f'<form method="post" action="/admin/logout">{csrf}'
             f'<button>{esc(t["log_out"])}</button></form>')
-    return HTMLResponse(page(t["admin"], body, lang, _club(request), admin=True))
+    return HTMLResponse(page(t["admin"], body, lang, club_of(request), admin=True))
 
 
 def _player_row(pid: int, name: str, nick: str, active: bool, csrf: str, t: dict[str, str]
@@ -140,11 +118,11 @@ def login(request: Request, store: St, pin: Annotated[str, Form(max_length=32)] 
     limiter = request.app.state.limiter
     key = request.client.host if request.client else "?"
     if limiter.blocked(key):
-        return _refuse(request, lang, t["too_many_pins"], href("/admin", lang), 429)
+        return refuse(request, lang, t["too_many_pins"], href("/admin", lang), 429)
     stored = store.organiser.pin_hash()
     if stored is None or not verify_pin(pin, stored):
         limiter.fail(key)
-        return _refuse(request, lang, t["bad_pin"], href("/admin", lang), 401)
+        return refuse(request, lang, t["bad_pin"], href("/admin", lang), 401)
     limiter.reset(key)
     session = request.app.state.sessions.create()
     response = RedirectResponse(href("/admin", lang), 303)
@@ -156,7 +134,7 @@ def login(request: Request, store: St, pin: Annotated[str, Form(max_length=32)] 
 @router.post("/admin/logout", response_model=None)
 def logout(request: Request, session: Admin, csrf: Annotated[str, Form()] = "",
            lang: LangForm = DEFAULT_LANG) -> Response:
-    refused = _checked(request, session, csrf, lang)
+    refused = checked(request, session, csrf, lang)
     if refused is not None:
         return refused
     assert session is not None
@@ -170,7 +148,7 @@ def logout(request: Request, session: Admin, csrf: Annotated[str, Form()] = "",
 def evening(request: Request, store: St, session: Admin, action: Annotated[str, Form()],
             csrf: Annotated[str, Form()] = "", title: Annotated[str, Form()] = "",
             lang: LangForm = DEFAULT_LANG) -> Response:
-    refused = _checked(request, session, csrf, lang)
+    refused = checked(request, session, csrf, lang)
     if refused is not None:
         return refused
     org = store.organiser
@@ -182,9 +160,9 @@ def evening(request: Request, store: St, session: Admin, action: Annotated[str, 
         elif action in ("hide", "show"):
             org.hide_standings(action == "hide")
         else:
-            return _refuse(request, lang, texts(lang)["stale_form"], href("/admin", lang))
+            return refuse(request, lang, texts(lang)["stale_form"], href("/admin", lang))
     except ClubError as exc:
-        return _refuse(request, lang, exc.text(lang), href("/admin", lang))
+        return refuse(request, lang, exc.text(lang), href("/admin", lang))
     return RedirectResponse(href("/admin", lang, done="evening_" + action), 303)
 
 
@@ -192,13 +170,13 @@ def evening(request: Request, store: St, session: Admin, action: Annotated[str, 
 def add_player(request: Request, store: St, session: Admin, name: Annotated[str, Form()] = "",
                nickname: Annotated[str, Form()] = "", csrf: Annotated[str, Form()] = "",
                lang: LangForm = DEFAULT_LANG) -> Response:
-    refused = _checked(request, session, csrf, lang)
+    refused = checked(request, session, csrf, lang)
     if refused is not None:
         return refused
     try:
         store.organiser.add_player(name, nickname or None)
     except ClubError as exc:
-        return _refuse(request, lang, exc.text(lang), href("/admin", lang))
+        return refuse(request, lang, exc.text(lang), href("/admin", lang))
     return RedirectResponse(href("/admin", lang, done="player_added"), 303)
 
 
@@ -207,14 +185,14 @@ def edit_player(player_id: int, request: Request, store: St, session: Admin,
                 name: Annotated[str, Form()] = "", nickname: Annotated[str, Form()] = "",
                 active: Annotated[str, Form()] = "", csrf: Annotated[str, Form()] = "",
                 lang: LangForm = DEFAULT_LANG) -> Response:
-    refused = _checked(request, session, csrf, lang)
+    refused = checked(request, session, csrf, lang)
     if refused is not None:
         return refused
     try:
         store.organiser.update_player(player_id, name=name, nickname=nickname,
                                       active=active == "1")
     except ClubError as exc:
-        return _refuse(request, lang, exc.text(lang), href("/admin", lang))
+        return refuse(request, lang, exc.text(lang), href("/admin", lang))
     return RedirectResponse(href("/admin", lang, done="player_saved"), 303)
 
 
@@ -224,7 +202,7 @@ async def game_result(game_id: int, request: Request, store: St, session: Admin,
                       side: Annotated[str, Form()] = "", winner: Annotated[str, Form()] = "",
                       why: Annotated[str, Form()] = "", lang: LangForm = DEFAULT_LANG
                       ) -> Response:
-    refused = _checked(request, session, csrf, lang)
+    refused = checked(request, session, csrf, lang)
     if refused is not None:
         return refused
     back = href(f"/games/{game_id}", lang)
@@ -234,12 +212,12 @@ async def game_result(game_id: int, request: Request, store: St, session: Admin,
         try:
             totals = [int(str(form[f"t{k}"]).strip()) for k in range(8) if f"t{k}" in form]
         except ValueError:
-            return _refuse(request, lang, texts(lang)["bad_number"], back)
+            return refuse(request, lang, texts(lang)["bad_number"], back)
     try:
         store.organiser.record(game_id, kind, by=ORGANISER, why=why,
                                side=_index(side), totals=totals, winner=_index(winner))
     except ClubError as exc:
-        return _refuse(request, lang, exc.text(lang), back)
+        return refuse(request, lang, exc.text(lang), back)
     return RedirectResponse(href(f"/games/{game_id}", lang, done="result_" + kind), 303)
 
 
@@ -248,7 +226,7 @@ def game_seat(game_id: int, request: Request, store: St, session: Admin,
               seat: Annotated[str, Form()] = "", player: Annotated[str, Form()] = "",
               guest: Annotated[str, Form()] = "", why: Annotated[str, Form()] = "",
               csrf: Annotated[str, Form()] = "", lang: LangForm = DEFAULT_LANG) -> Response:
-    refused = _checked(request, session, csrf, lang)
+    refused = checked(request, session, csrf, lang)
     if refused is not None:
         return refused
     back = href(f"/games/{game_id}", lang)
@@ -259,7 +237,7 @@ def game_seat(game_id: int, request: Request, store: St, session: Admin,
         store.organiser.seat(game_id, seat_no, player_id=_index(player, 0),
                              guest=guest or None, by=ORGANISER, why=why)
     except ClubError as exc:
-        return _refuse(request, lang, exc.text(lang), back)
+        return refuse(request, lang, exc.text(lang), back)
     return RedirectResponse(href(f"/games/{game_id}", lang, done="seat"), 303)
 
 

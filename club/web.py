@@ -35,6 +35,7 @@ from club.render import esc, href, notice, page, results_table, score, state_htm
 from club.routes_admin import result_forms
 from club.routes_admin import router as admin_router
 from club.routes_standings import router as standings_router
+from club.routes_tournament import router as tournament_router
 from club.store import Store
 from table_ui.security import RateLimiter, Sessions
 
@@ -90,6 +91,7 @@ def create_club_app(store: Store, club_name: str = "") -> FastAPI:
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.include_router(admin_router)
     app.include_router(standings_router)
+    app.include_router(tournament_router)
 
     @app.middleware("http")
     async def headers(request: Request, call_next: Any) -> Response:

@@ -150,3 +150,40 @@ def test_a_wrong_pin_or_a_form_without_its_token_changes_nothing(club, browser) 
                         cookies=cookies)
     assert forged.status_code == 403 and "Форма устарела" in forged.text
     assert store.organiser.open_evening_row() is None
+
+
+def test_a_tournament_from_the_organisers_phone(club, browser, tmp_path: Path) -> None:
+    """Create a Swiss tournament from the form (4 players, 2 tables), start round 1: the page
+    shows the pairings; a round cannot be started again before its games are played; once the
+    tables' games arrive their results and the standings show."""
+    from club.protocol import Status
+
+    store, url = club
+    store.organiser.open_evening("Четверг")
+    for name in ("Аня", "Боря", "Вера", "Глеб"):
+        store.organiser.add_player(name)
+    for table in ("t1", "t2"):
+        store.status("spb", table, Status(state="online"))
+    page = browser.new_page(viewport=PHONE)
+    log_in(page, url)
+    page.select_option("select[name=game]", "durak2")
+    page.fill("input[name=rounds]", "2")
+    page.click("text=Создать турнир")
+    assert "Турнир создан" in page.inner_text("body")
+    page.click("text=Начать тур 1 на столах")
+    body = page.inner_text("body")
+    assert "Тур 1" in body and "ждёт отправки" in body
+    page.goto(url + "/admin")
+    assert page.locator("text=Начать тур 2 на столах").count() == 0  # round 1 is on
+    tour = store.tournaments.current()
+    assert tour is not None
+    for p in store.tournaments.view(tour.id).pairings:  # the server sent them; the tables play
+        store.tournaments.mark(p.id, sent=True)
+        publish(store, p.table or "", p.names, seed=p.id)
+    page.goto(url + "/tournament")
+    body = page.inner_text("body")
+    assert body.count("1 – 0") + body.count("0 – 1") + body.count("½ – ½") == 2
+    assert "Бухгольц" in body
+    page.screenshot(path=str(tmp_path / "tournament-phone.png"), full_page=True)
+    page.goto(url + "/admin")
+    assert page.locator("text=Начать тур 2 на столах").count() == 1
