@@ -69,6 +69,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "score_pts": "Очки", "game_points": "Очки в игре", "provisional": "предварительно",
         "ratings_note": "Рейтинг OpenSkill (μ − 3σ) по окончательным результатам: партии "
                         "закрытых вечеров, где все игроки из списка клуба",
+        "sheet_title": "Протокол вечера", "all_games": "Все партии",
         "tournament": "Турнир", "no_tournament": "Турнира в этот вечер нет",
         "round_of": "тур {n} из {of}", "round_n": "Тур {n}", "bye": "без пары (очко)",
         "sent_to_table": "отправлено на стол", "waiting_send": "ждёт отправки",
@@ -146,6 +147,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "score_pts": "Score", "game_points": "Game points", "provisional": "provisional",
         "ratings_note": "OpenSkill rating (μ − 3σ) from final results: games of closed "
                         "evenings where every player is in the club's register",
+        "sheet_title": "The evening's result sheet", "all_games": "All games",
         "tournament": "Tournament", "no_tournament": "No tournament this evening",
         "round_of": "round {n} of {of}", "round_n": "Round {n}", "bye": "bye (a point)",
         "sent_to_table": "sent to the table", "waiting_send": "waiting to be sent",

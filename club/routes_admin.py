@@ -66,8 +66,10 @@ def admin_page(request: Request, store: St, session: Admin, lang: Lang = DEFAULT
               f'<button>{esc(t[hide + "_standings"])}</button></form>')
     past = "".join(
         f'<li><a href="{esc(href("/standings", lang, evening=str(e.id)))}">{esc(e.title)}</a> '
-        f'<span class="muted">{esc(_day(e.opened))}</span></li>'
-        for e in org.evenings() if e.closed is not None)[:20000]
+        f'<span class="muted">{esc(_day(e.opened))}</span> · '
+        f'<a href="{esc(href(f"/evenings/{e.id}/sheet", lang))}">{esc(t["sheet_title"])}</a>'
+        "</li>"
+        for e in [e for e in org.evenings() if e.closed is not None][:30])
     attention = [r for r in org.results(since=evening.opened if evening else time.time() - 86400)
                  if r.state in (ResultState.DISPUTED, ResultState.NOT_COUNTED)]
     todo = "".join(

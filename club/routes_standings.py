@@ -136,6 +136,9 @@ def standings_page(request: Request, store: St, session: Admin, lang: Lang = DEF
                                    ("season", season), ("game", game)) if v}
     export = (f' · {esc(t["export"])}: <a href="{esc(href("/standings.csv", lang, **extra))}">'
               f'CSV</a>, <a href="{esc(href("/standings.json", lang, **extra))}">JSON</a>')
+    if p.evening is not None:
+        export += (f' · <a href="{esc(href(f"/evenings/{p.evening.id}/sheet", lang))}">'
+                   f'{esc(t["sheet_title"])}</a>')
     body = f"<p>{tabs}{export}</p>"
     if hide and session is None:
         body += f'<p class="flag">{esc(t["standings_hidden_public"])}</p>'
@@ -262,3 +265,56 @@ def _half(score: float) -> str:
     if score - whole:
         return f"{whole}½" if whole else "½"
     return str(whole)
+
+
+@router.get("/evenings/{evening_id}/sheet", response_class=HTMLResponse)
+def evening_sheet(evening_id: int, request: Request, store: St, session: Admin,
+                  lang: Lang = DEFAULT_LANG) -> HTMLResponse:
+    """The evening's result sheet to print (A4, black on white): standings per game, the
+    tournament, every game with its result and what the organiser changed."""
+    from club.routes_tournament import standings_html, tournament_html
+
+    t = texts(lang)
+    org = store.organiser
+    p = period_of(org, lang, "evening", evening_id, None, None)
+    if hidden(org, p) and session is None:
+        raise HTTPException(403, t["standings_hidden_public"])
+    results = org.results(p.since, p.until)
+    tables = _lines(results, None)
+    body = (f'<p class="muted">{esc(_day(p.since))} · '
+            f'{esc(t["state_final"] if p.evening and p.evening.closed else t["provisional"])}'
+            "</p>")
+    for name, lines in tables.items():
+        rows = "".join(f"<tr><td class='num'>{n}</td><td>{esc(x.name)}</td>"
+                       f"<td class='num'>{x.played}</td><td class='num'>{_half(x.score)}</td>"
+                       f"<td class='num'>{x.points}</td></tr>" for n, x in enumerate(lines, 1))
+        body += (f"<section class='box'><h2>{esc(t.get(name, name))}</h2><table><thead><tr>"
+                 f"<th class='num'>#</th><th>{esc(t['player'])}</th>"
+                 f"<th class='num'>{esc(t['played'])}</th>"
+                 f"<th class='num'>{esc(t['score_pts'])}</th>"
+                 f"<th class='num'>{esc(t['game_points'])}</th></tr></thead><tbody>{rows}"
+                 "</tbody></table></section>")
+    tours = store.tournaments
+    for row in tours.of_evening(evening_id):
+        view = tours.view(row.id)
+        body += (f"<h2>{esc(t['tournament'])}: {esc(t.get(view.game, view.game))}</h2>"
+                 + standings_html(view, lang) + tournament_html(view, lang))
+    games = "".join(
+        f"<tr><td>{esc(time.strftime('%H:%M', time.localtime(r.started)))}</td>"
+        f"<td>{esc(r.table)}</td><td>{esc(t.get(r.game, r.game))}</td>"
+        f"<td>{esc(', '.join(s.name for s in r.seats))}</td>"
+        f"<td class='num'>{esc(' : '.join(map(str, r.totals)))}</td>"
+        f"<td>{esc(t['state_' + r.state.value])}"
+        + "".join(f"<br><small>{esc(t['kind_' + e.kind])}: {esc(e.why)}</small>"
+                  for e in r.ledger if e.kind not in ("confirm", "seat")) + "</td></tr>"
+        for r in results)
+    body += (f"<section class='box'><h2>{esc(t['all_games'])}</h2><table><thead><tr>"
+             f"<th>{esc(t['started'])}</th><th>{esc(t['table'])}</th><th>{esc(t['game'])}</th>"
+             f"<th>{esc(t['players'])}</th><th class='num'>{esc(t['score'])}</th>"
+             f"<th>{esc(t['state'])}</th></tr></thead><tbody>{games}</tbody></table></section>")
+    return HTMLResponse(page(f"{t['sheet_title']}: {p.label}", body, lang,
+                             request.app.state.club_name, admin=session is not None))
+
+
+def _day(when: float | None) -> str:
+    return time.strftime("%d.%m.%Y", time.localtime(when)) if when else ""

@@ -159,6 +159,11 @@ class Tournaments:
                 EveningRow, TournamentRow.evening_id == EveningRow.id)
                 .where(EveningRow.closed.is_(None)).order_by(TournamentRow.id.desc()))
 
+    def of_evening(self, evening_id: int) -> list[TournamentRow]:
+        with self._session() as s:
+            return list(s.scalars(select(TournamentRow).where(
+                TournamentRow.evening_id == evening_id).order_by(TournamentRow.id)))
+
     def start_round(self, tournament_id: int) -> list[PairingRow]:
         """Pair the next round and queue a start for each of its tables."""
         view = self.view(tournament_id)

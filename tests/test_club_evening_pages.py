@@ -122,6 +122,17 @@ def test_an_evening_from_the_organisers_phone(club, browser, tmp_path: Path) -> 
     page.goto(url + "/ratings")
     assert "Аня" in page.inner_text("body")  # final now, both registered: rated
 
+    # the evening's result sheet, on paper: no navigation, the correction and its reason kept
+    page.goto(url + "/admin")
+    page.click("text=Протокол вечера")
+    page.emulate_media(media="print")
+    assert not page.locator("nav").is_visible()
+    sheet = page.inner_text("body")
+    assert "Протокол вечера: Пятница" in sheet and "окончательный" in sheet
+    assert "Исправить счёт: ошибка в протоколе" in sheet
+    pdf = page.pdf(format="A4")
+    assert pdf.startswith(b"%PDF") and len(pdf) > 5000
+
 
 def test_a_refusal_is_said_in_russian_and_changes_nothing(club, browser) -> None:
     store, url = club
