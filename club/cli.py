@@ -260,7 +260,8 @@ def _broker_lines(acc: Any, passwd: Path | None, acl: Path | None) -> None:
         print(f"# added to the ACL file {acl}")
 
 
-DEMO_TABLES = (("stol-1", "belot2"), ("stol-2", "durak2"), ("stol-3", "bazar"))
+DEMO_TABLES = (("stol-1", "belot2", "Аня,Боря"), ("stol-2", "durak2", "Вера,Глеб"),
+               ("stol-3", "bazar", "Дина,Егор,Женя,Зоя"))
 
 
 def _bundles() -> Path:
@@ -343,18 +344,25 @@ def cmd_demo(args: argparse.Namespace) -> int:
         return _error(str(exc))
     server = ClubServer(store, Broker.parse(url), client_id="cardtable-club-demo").start()
     server.connected.wait(5)
-    for name, bundle in DEMO_TABLES:
+    for _table, _bundle, names in DEMO_TABLES:  # the register, and tonight's evening
+        for player in names.split(","):
+            store.organiser.add_player(player)
+    store.organiser.open_evening("Демо-вечер")
+    pin = _new_pin(store)
+    for name, bundle, names in DEMO_TABLES:
         env = {**os.environ, "CARDTABLE_DATA_DIR": str(work / name)}
         children.append(subprocess.Popen(
             [sys.executable, "-m", "cardtable", "run", "--no-web", "--no-panels", "--new-game",
-             "--bundle", str(bundles / bundle), "--speed", str(args.speed), "--pause", "10",
+             "--bundle", str(bundles / bundle), "--names", names, "--speed", str(args.speed),
+             "--pause", "10",
              "--footage-budget", "0", "--db", str(work / f"{name}.sqlite"), "--club", url,
              "--club-name", "demo", "--table-name", name],
             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
     web = _web(store, "127.0.0.1", args.port, "demo")
-    print(f"cardtable club demo: three simulated tables ({', '.join(b for _, b in DEMO_TABLES)})"
+    print(f"cardtable club demo: three simulated tables ({', '.join(b for _, b, _n in DEMO_TABLES)})"
           f" publishing through mosquitto on {url}", flush=True)
     print(f"  club pages: http://127.0.0.1:{args.port}/   results: "
           f"http://127.0.0.1:{args.port}/results   (database {db})", flush=True)
+    print(f"  the organiser's page: http://127.0.0.1:{args.port}/admin   PIN {pin}", flush=True)
     print("  stop with Ctrl-C", flush=True)
     return _serve_until_stopped(web, [stop_children, server.stop, store.close])

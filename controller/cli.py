@@ -45,6 +45,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="press buttons straight into the controller instead of simulated panels")
     p.add_argument("--no-web", action="store_true", help="no web display (for scripts and tests)")
     p.add_argument("--once", action="store_true", help="stop after one game")
+    p.add_argument("--names", type=_names, default=None, metavar="A,B[,C,D]",
+                   help="the players' names, by seat (default: the recording's)")
     p.add_argument("--new-game", action="store_true",
                    help="do not resume: abandon an unfinished game (it stays in the history)")
     p.add_argument("--footage-budget", type=whole("the footage budget (MB)", lo=0), default=2048, metavar="MB",
@@ -256,6 +258,14 @@ def _lock_table(db: Path) -> Any:
     return handle
 
 
+def _names(text: str) -> list[str]:
+    """``--names``: comma-separated, each 1-40 characters."""
+    names = [" ".join(n.split()) for n in text.split(",")]
+    if not all(0 < len(n) <= 40 for n in names):
+        raise argparse.ArgumentTypeError("names are 1-40 characters each, separated by commas")
+    return names
+
+
 def _club(args: argparse.Namespace, cfg: Any, game_log: Any, controller: Any) -> Any:
     """The club link of ``--club`` or the config's ``[club]`` (None without either), started;
     its state shows on the display as the device ``club``. ValueError for a bad URL or name."""
@@ -314,6 +324,11 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     try:
         bundle = load_bundle(args.bundle or DEFAULT_BUNDLE)
+        if args.names is not None:
+            if len(args.names) != len(bundle.names):
+                raise BundleError(f"--names: the recording's game has {len(bundle.names)} "
+                                  f"seats, {len(args.names)} names were given")
+            bundle.names = list(args.names)
         bundle.profile()
         if bundle.table is not None:
             bundle.faces()

@@ -39,7 +39,11 @@ def test_the_club_demo_shows_three_tables_and_stops_cleanly(tmp_path: Path) -> N
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=60)
     assert sorted(t["game"] for t in room) == ["bazar", "belot2", "durak2"]
+    # the tables play the demo's registered players, in tonight's evening
+    assert sorted(n for t in room for n in t["players"]) == sorted(
+        ["Аня", "Боря", "Вера", "Глеб", "Дина", "Егор", "Женя", "Зоя"])
     assert f"http://127.0.0.1:{port}/" in out
+    assert "/admin   PIN " in out
     assert proc.returncode == 0, err
     assert "Traceback" not in err
     left = subprocess.run(["pgrep", "-f", "cardtable-club-demo-"], capture_output=True, text=True)
