@@ -61,7 +61,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "done_result_void": "Партия аннулирована", "done_result_reinstate": "Партия восстановлена",
         "done_seat": "Место изменено",
         "no_such_evening": "Нет такого вечера", "no_evening_yet": "вечеров ещё не было",
-        "bad_month": "Месяц — в виде ГГГГ-ММ", "period_evening": "вечер",
+        "bad_month": "Месяц — в виде ГГГГ-ММ (1970–2100)",
+        "bad_season": "Сезон — год от 1970 до 2100", "period_evening": "вечер",
         "period_month": "месяц", "period_season": "сезон", "period_all": "всё время",
         "standings_hidden_public": "Организатор скрыл таблицу до конца вечера",
         "no_standings": "За этот период засчитанных партий нет",
@@ -69,6 +70,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "score_pts": "Очки", "game_points": "Очки в игре", "provisional": "предварительно",
         "ratings_note": "Рейтинг OpenSkill (μ − 3σ) по окончательным результатам: партии "
                         "закрытых вечеров, где все игроки из списка клуба",
+        "bad_request": "Неверный запрос", "not_found_page": "Такой страницы нет",
+        "not_done_why": "Не сделано", "db_down": "База данных клуба не отвечает",
         "sheet_title": "Протокол вечера", "all_games": "Все партии",
         "tournament": "Турнир", "no_tournament": "Турнира в этот вечер нет",
         "round_of": "тур {n} из {of}", "round_n": "Тур {n}", "bye": "без пары (очко)",
@@ -81,6 +84,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "start_round": "Начать тур {n} на столах", "rounds": "Туров",
         "entrants_help": "Участники — по одному в строке, пара: «Аня + Боря»",
         "tables": "Столы", "create_tournament": "Создать турнир",
+        "settle": "Записать итог", "settle_title": "Итог встречи вручную",
+        "settle_help": "Если партию не сыграть или стол её потерял: итог записывает организатор, "
+                       "с причиной",
+        "done_settled": "Итог записан",
         "done_tournament": "Турнир создан", "done_round": "Тур начат: столы получили пары",
         "no_ratings": "Окончательных результатов ещё нет", "rating": "Рейтинг",
     },
@@ -139,7 +146,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "done_result_void": "Game voided", "done_result_reinstate": "Game reinstated",
         "done_seat": "Seat changed",
         "no_such_evening": "No such evening", "no_evening_yet": "no evening yet",
-        "bad_month": "A month is YYYY-MM", "period_evening": "evening",
+        "bad_month": "A month is YYYY-MM (1970-2100)",
+        "bad_season": "A season is a year from 1970 to 2100", "period_evening": "evening",
         "period_month": "month", "period_season": "season", "period_all": "all time",
         "standings_hidden_public": "The organiser hides the standings until the evening ends",
         "no_standings": "No counted games in this period",
@@ -147,6 +155,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "score_pts": "Score", "game_points": "Game points", "provisional": "provisional",
         "ratings_note": "OpenSkill rating (μ − 3σ) from final results: games of closed "
                         "evenings where every player is in the club's register",
+        "bad_request": "A bad request", "not_found_page": "No such page",
+        "not_done_why": "Not done", "db_down": "The club database does not answer",
         "sheet_title": "The evening's result sheet", "all_games": "All games",
         "tournament": "Tournament", "no_tournament": "No tournament this evening",
         "round_of": "round {n} of {of}", "round_n": "Round {n}", "bye": "bye (a point)",
@@ -159,6 +169,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "start_round": "Start round {n} on the tables", "rounds": "Rounds",
         "entrants_help": "Entrants, one per line; a pair as \"Anya + Borya\"",
         "tables": "Tables", "create_tournament": "Create the tournament",
+        "settle": "Record the result", "settle_title": "A pairing's result by hand",
+        "settle_help": "When a game cannot be played or the table lost it: the organiser "
+                       "records the result, with a reason",
+        "done_settled": "Result recorded",
         "done_tournament": "Tournament created", "done_round": "Round started: the tables have their games",
         "no_ratings": "No final results yet", "rating": "Rating",
     },
@@ -186,6 +200,12 @@ ERRORS: dict[str, tuple[str, str]] = {
     "side-range": ("Укажите сторону: от 1 до {n}", "name the side: 1 to {n}"),
     "no-result": ("У партии {game} нет результата, который можно подтвердить ({state})",
                   "game {game} has no result to confirm or dispute ({state})"),
+    "round-started": ("Этот тур уже начат", "this round has already been started"),
+    "swiss-running": ("Турнир этого вечера ещё идёт: сначала доиграйте его",
+                      "this evening's tournament is still on: finish it first"),
+    "no-pairing": ("Нет такой пары в турнире", "there is no such pairing"),
+    "settle-points": ("Итог встречи: 1–0, 0–1, ½–½ или 0–0",
+                      "a pairing's result is 1-0, 0-1, ½-½ or 0-0"),
     "totals-count": ("Нужно {n} числа — по одному на сторону", "give {n} totals, one per side"),
     "winner-range": ("Победитель — сторона от 1 до {n}", "the winner is a side, 1 to {n}"),
     "void-already": ("Партия {game} уже аннулирована", "game {game} is void already"),
@@ -208,7 +228,8 @@ ERRORS: dict[str, tuple[str, str]] = {
     "swiss-rounds": ("Туров может быть от 1 до {n}", "the rounds can be 1 to {n}"),
     "swiss-tables": ("Пар в туре: {pairs}, а столов: {tables}",
                      "a round has {pairs} games but there are {tables} tables"),
-    "swiss-table-name": ("Неверное имя стола: {reason}", "a bad table name: {reason}"),
+    "swiss-table-name": ("Имя стола — латинские буквы, цифры, «-» или «_»: {name}",
+                         "a table's name is letters, digits, '-' or '_': {name}"),
     "swiss-table-twice": ("Стол выбран дважды", "a table is picked twice"),
     "swiss-side": ("В этой игре сторона — {n} игрока", "a side of this game is {n} players"),
     "swiss-twice": ("{player} выбран(а) дважды", "{player} is picked twice"),
@@ -232,6 +253,8 @@ def error_text(code: str, params: dict[str, object], lang: str | None) -> str:
     ru, en = ERRORS.get(code, (code, code))
     en_lang = lang == "en"
     values = dict(params)
+    if "state" in values:  # a result's state, said in the language of the text
+        values["state"] = texts(lang).get(f"state_{values['state']}", values["state"])
     if "what" in values:
         values["what"] = WHAT.get(str(values["what"]), (values["what"],) * 2)[1 if en_lang else 0]
     try:

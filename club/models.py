@@ -166,8 +166,10 @@ class PairingRow(Base):
     """One game of a round: entrant ``first`` (seat 0, or seats 0 and 2) against ``second`` at a
     table, or a bye (``second`` and the table None). ``sent``: when the server published the
     start to the table; ``game_id``: the table's game, once it arrived; ``cleared``: the
-    retained start was removed."""
+    retained start was removed; ``settled``: the organiser's points for it, when its game
+    cannot be played or was lost."""
     __tablename__ = "pairings"
+    __table_args__ = (UniqueConstraint("tournament_id", "round", "first"),)
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), index=True)
     round: Mapped[int] = mapped_column(Integer)
@@ -181,3 +183,6 @@ class PairingRow(Base):
     sent: Mapped[float | None] = mapped_column(Float, nullable=True)
     game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"), nullable=True)
     cleared: Mapped[bool] = mapped_column(Boolean, default=False)
+    # the organiser's result for a game that cannot be played or found (first's, second's)
+    settled: Mapped[list[float] | None] = mapped_column(JSON, nullable=True)
+    settled_why: Mapped[str | None] = mapped_column(String(500), nullable=True)

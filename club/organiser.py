@@ -47,6 +47,7 @@ from club.models import (
 NAME_MAX = 80
 WHY_MAX = 500
 PIN_KEY = "admin_pin_hash"
+ORGANISER = "organiser"  # the ledger's ``by`` for the organiser's entries (shown translated)
 TABLE_CONFIRMED = "result-confirmed"  # the table's alert (controller.core.RESULT_CONFIRMED)
 
 
@@ -138,10 +139,14 @@ class Result:
         return self.state in (ResultState.PROVISIONAL, ResultState.FINAL)
 
     @property
+    def n_sides(self) -> int:
+        return sides_count(self.game)
+
+    @property
     def sides(self) -> list[list[Seat]]:
-        """The seats of each side: a side per total (pair games: seats 0 & 2 and 1 & 3)."""
-        n = len(self.totals) or len(self.seats)
-        return [[s for s in self.seats if s.seat % n == k] for k in range(n)] if n else []
+        """The seats of each side (pair games: seats 0 & 2 and 1 & 3)."""
+        n = self.n_sides
+        return [[s for s in self.seats if s.seat % n == k] for k in range(n)]
 
     def side_name(self, k: int) -> str:
         sides = self.sides
@@ -149,7 +154,9 @@ class Result:
 
     def ranks(self) -> list[int]:
         """Each side's place (1 best; equal totals share one): the winner first, then by
-        totals."""
+        totals; with two sides and no winner both are first (a draw)."""
+        if self.winner is None and len(self.totals) == 2:
+            return [1, 1]  # two sides and no winner: a draw, whatever the totals
         keys = [(0 if k == self.winner else 1, -v) for k, v in enumerate(self.totals)]
         return [1 + sum(1 for other in keys if other < mine) for mine in keys]
 
@@ -173,7 +180,8 @@ def fold_result(game: GameRow, table: str, seats: list[Seat], ledger: Sequence[R
                                     e.at, e.why))
         if e.kind == Kind.CONFIRM and e.side is not None:
             confirmed.add(e.side)
-            disputed.discard(e.side)
+            if e.by == ORGANISER:  # a player's button (maybe sent late) settles no dispute
+                disputed.discard(e.side)
         elif e.kind == Kind.DISPUTE and e.side is not None:
             disputed.add(e.side)
             confirmed.discard(e.side)
@@ -305,6 +313,8 @@ class Organiser:
     def find_player(self, name: str) -> PlayerRow | None:
         """The registered player this name or nickname is (any case), or None."""
         low = " ".join(name.split()).casefold()
+        if not low:
+            return None
         with self._read() as s:
             return next((p for p in s.scalars(select(PlayerRow))
                          if low in (p.name.casefold(), (p.nickname or "").casefold())), None)
@@ -392,7 +402,7 @@ class Organiser:
         with self._begin() as s:
             game = self._game(s, game_id)
             current = self._result(s, game)
-            n_sides = len(current.table_totals) or len(game.names or []) or 2
+            n_sides = sides_count(game.name)
             if kind in (Kind.CONFIRM, Kind.DISPUTE):
                 if side is None or not 0 <= side < n_sides:
                     raise ClubError("side-range", n=n_sides)

@@ -23,13 +23,12 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from club.deps import ADMIN_COOKIE, Admin, Lang, LangForm, St, checked, club_of, refuse
 from club.i18n import DEFAULT_LANG, texts
-from club.organiser import ClubError, Kind, Result, ResultState
+from club.organiser import ORGANISER, ClubError, Kind, Result, ResultState
 from club.render import csrf_field, esc, href, notice, page
 from club.routes_tournament import admin_section
 from table_ui.security import Session, verify_pin
 
 router = APIRouter()
-ORGANISER = "organiser"  # who the ledger says did it (shown in the page's language)
 
 
 @router.get("/admin", response_class=HTMLResponse)
@@ -119,11 +118,10 @@ def login(request: Request, store: St, pin: Annotated[str, Form(max_length=32)] 
     t = texts(lang)
     limiter = request.app.state.limiter
     key = request.client.host if request.client else "?"
-    if limiter.blocked(key):
+    if not limiter.attempt(key):  # counted before the (slow) check: tries at once cannot race
         return refuse(request, lang, t["too_many_pins"], href("/admin", lang), 429)
     stored = store.organiser.pin_hash()
     if stored is None or not verify_pin(pin, stored):
-        limiter.fail(key)
         return refuse(request, lang, t["bad_pin"], href("/admin", lang), 401)
     limiter.reset(key)
     session = request.app.state.sessions.create()
@@ -246,7 +244,7 @@ def game_seat(game_id: int, request: Request, store: St, session: Admin,
 def _index(text: str, base: int = 1) -> int | None:
     """A form's number (sides and seats are shown from 1; player ids as they are)."""
     text = (text or "").strip()
-    if not text.isdigit():
+    if not (text.isascii() and text.isdigit()) or len(text) > 9:
         return None
     return int(text) - base
 
@@ -256,7 +254,7 @@ def result_forms(r: Result, session: Session, lang: str, players: list[tuple[int
     t = texts(lang)
     csrf = csrf_field(session.csrf) + f'<input type="hidden" name="lang" value="{esc(lang)}">'
     action = f"/admin/games/{r.game_id}/result"
-    n = len(r.table_totals) or len(r.totals) or len(r.seats) or 2
+    n = r.n_sides
     sides = "".join(f'<option value="{k + 1}">{esc(r.side_name(k))}</option>' for k in range(n))
     winners = "".join(f'<option value="{k + 1}"{" selected" if k == r.winner else ""}>'
                       f"{esc(r.side_name(k))}</option>" for k in range(n))

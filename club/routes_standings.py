@@ -56,10 +56,6 @@ class Period:
     label: str
     evening: EveningRow | None = None
 
-    def covers(self, when: float) -> bool:
-        return (self.since is None or when >= self.since) and (
-            self.until is None or when < self.until)
-
 
 def period_of(org: Organiser, lang: str, period: str, evening: int | None, month: str | None,
               season: int | None) -> Period:
@@ -79,7 +75,7 @@ def period_of(org: Organiser, lang: str, period: str, evening: int | None, month
         if month:
             try:
                 year, mon = (int(v) for v in month.split("-"))
-                if not 1 <= mon <= 12:
+                if not (1 <= mon <= 12 and 1970 <= year <= 2100):
                     raise ValueError
             except ValueError:
                 raise HTTPException(400, t["bad_month"]) from None
@@ -87,15 +83,21 @@ def period_of(org: Organiser, lang: str, period: str, evening: int | None, month
         return Period("month", since, until, f"{year}-{mon:02d}")
     if period == "season":
         year = season or now.tm_year
+        if not 1970 <= year <= 2100:
+            raise HTTPException(400, t["bad_season"])
         since, until = season_span(year)
         return Period("season", since, until, str(year))
     return Period("all", None, None, t["period_all"])
 
 
 def hidden(org: Organiser, p: Period) -> bool:
-    """The organiser hides the open evening's standings and this period takes it in."""
+    """The organiser hides the open evening's standings and this period overlaps it (from its
+    opening until now)."""
     row = org.open_evening_row()
-    return row is not None and row.hide_standings and p.covers(row.opened + 1)
+    if row is None or not row.hide_standings:
+        return False
+    return (p.since is None or p.since <= time.time()) and (p.until is None or
+                                                            p.until > row.opened)
 
 
 def _lines(results: list[Result], game: str | None) -> dict[str, list[Line]]:
@@ -142,6 +144,7 @@ def standings_page(request: Request, store: St, session: Admin, lang: Lang = DEF
     body = f"<p>{tabs}{export}</p>"
     if hide and session is None:
         body += f'<p class="flag">{esc(t["standings_hidden_public"])}</p>'
+        tables = {}  # nothing of it, not even below the notice
     elif not tables:
         body += f'<p class="muted">{esc(t["no_standings"])}</p>'
     for name, lines in tables.items():

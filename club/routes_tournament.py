@@ -48,26 +48,37 @@ def tournament_page(request: Request, store: St, session: Admin, lang: Lang = DE
     except ClubError as exc:
         return HTMLResponse(page(t["tournament"], notice(exc.text(lang), bad=True), lang, club,
                                  admin=session is not None), 404)
-    body = notice(t.get("done_" + done)) + tournament_html(view, lang)
     org = store.organiser
     if hidden(org, period_of(org, lang, "evening", None, None, None)) and session is None:
-        body += f'<p class="flag">{esc(t["standings_hidden_public"])}</p>'
+        # the players see where to sit, not how anyone stands
+        body = (f'<p class="flag">{esc(t["standings_hidden_public"])}</p>'
+                + tournament_html(view, lang, rounds=[view.played], results=False))
     else:
-        body += standings_html(view, lang)
+        body = (notice(t.get("done_" + done)) + tournament_html(view, lang)
+                + standings_html(view, lang))
+        if session is not None:
+            body += settle_forms(view, session, lang)
     title = (f"{t['tournament']}: {t.get(view.game, view.game)} — "
              + t["round_of"].format(n=view.played, of=view.rounds))
     return HTMLResponse(page(title, body, lang, club, admin=session is not None))
 
 
-def tournament_html(view: TournamentView, lang: str) -> str:
+def tournament_html(view: TournamentView, lang: str, rounds: list[int] | None = None,
+                    results: bool = True) -> str:
+    """The rounds (newest first, or ``rounds``) with their pairings and, with ``results``,
+    each game's result."""
     t = texts(lang)
     out = []
-    for rnd in range(view.played, 0, -1):
+    for rnd in rounds if rounds is not None else range(view.played, 0, -1):
         rows = []
         for p in (p for p in view.pairings if p.round == rnd):
             if p.second is None:
                 rows.append(f"<tr><td>—</td><td>{esc(p.first)}</td><td class='muted'>"
                             f"{esc(t['bye'])}</td><td class='num'>1</td></tr>")
+                continue
+            if not results:
+                rows.append(f"<tr><td>{esc(p.table or '')}</td><td>{esc(p.first)}</td>"
+                            f"<td>{esc(p.second)}</td><td></td></tr>")
                 continue
             result = (f"{_half(p.points[0])} – {_half(p.points[1])}" if p.points is not None
                       else t["state_playing"] if p.game_id else
@@ -84,6 +95,28 @@ def tournament_html(view: TournamentView, lang: str) -> str:
                    f"<th>{esc(t['second_side'])}</th><th class='num'>{esc(t['result'])}</th>"
                    f"</tr></thead><tbody>{''.join(rows)}</tbody></table></section>")
     return "".join(out)
+
+
+def settle_forms(view: TournamentView, session: Session, lang: str) -> str:
+    """The organiser's way out for a game of the current round that cannot be played or was
+    lost: its result set by hand, with a reason."""
+    t = texts(lang)
+    open_ones = [p for p in view.pairings
+                 if p.round == view.played and p.second is not None and p.points is None]
+    if not open_ones:
+        return ""
+    csrf = csrf_field(session.csrf) + f'<input type="hidden" name="lang" value="{esc(lang)}">'
+    choices = "".join(f'<option value="{v}">{esc(w)}</option>'
+                      for v, w in (("1-0", "1 – 0"), ("0-1", "0 – 1"), ("0.5-0.5", "½ – ½"),
+                                   ("0-0", "0 – 0")))
+    forms = "".join(
+        f'<form method="post" action="/admin/tournament/pairings/{p.id}/settle">{csrf}'
+        f"<span>{esc(p.table or '')}: {esc(p.first)} — {esc(p.second)}</span>"
+        f'<select name="points" aria-label="{esc(t["result"])}">{choices}</select>'
+        f'<label>{esc(t["why"])} <input name="why" required maxlength="500"></label>'
+        f'<button>{esc(t["settle"])}</button></form>' for p in open_ones)
+    return (f'<section class="box"><h2>{esc(t["settle_title"])}</h2>'
+            f'<p class="muted">{esc(t["settle_help"])}</p>{forms}</section>')
 
 
 def standings_html(view: TournamentView, lang: str) -> str:
@@ -163,7 +196,7 @@ def create(request: Request, store: St, session: Admin, game: Annotated[str, For
                     raise ClubError("unknown-name", name=name.strip())
                 ids.append(player.id)
             picked.append(ids)
-        if not rounds.strip().isdigit():
+        if not (rounds.strip().isascii() and rounds.strip().isdigit()) or len(rounds) > 3:
             raise ClubError("swiss-rounds", n="…")
         places = [tuple(v.split("/", 1)) for v in tables or [] if "/" in v]
         store.tournaments.create(game, int(rounds), picked,
@@ -184,3 +217,21 @@ def start_round(tournament_id: int, request: Request, store: St, session: Admin,
     except ClubError as exc:
         return refuse(request, lang, exc.text(lang), href("/admin", lang))
     return RedirectResponse(href("/tournament", lang, done="round"), 303)
+
+
+@router.post("/admin/tournament/pairings/{pairing_id}/settle", response_model=None)
+def settle(pairing_id: int, request: Request, store: St, session: Admin,
+           points: Annotated[str, Form()] = "", why: Annotated[str, Form()] = "",
+           csrf: Annotated[str, Form()] = "", lang: LangForm = DEFAULT_LANG) -> Response:
+    refused = checked(request, session, csrf, lang)
+    if refused is not None:
+        return refused
+    back = href("/tournament", lang)
+    try:
+        first, second = (float(v) for v in points.split("-"))
+        store.tournaments.settle(pairing_id, first, second, why)
+    except ValueError as exc:
+        if isinstance(exc, ClubError):
+            return refuse(request, lang, exc.text(lang), back)
+        return refuse(request, lang, ClubError("settle-points").text(lang), back)
+    return RedirectResponse(href("/tournament", lang, done="settled"), 303)

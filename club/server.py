@@ -143,7 +143,14 @@ class ClubServer:
                 log.exception("club server: publishing the starts failed")
 
     def publish_starts(self) -> int:
-        """One pass: publish what is to start, clear what has started; how many were sent."""
+        """One pass: clear what has started, then publish what is to start (in that order:
+        both are the table's one retained ``start``, and a clear sent after a newer start
+        would remove it); how many were sent."""
+        for club, table, pairing in self.store.tournaments.starts_to_clear():
+            info = self.client.publish(topic(club, table, "start"), b"", qos=1, retain=True)
+            info.wait_for_publish(timeout=5)
+            if info.is_published():
+                self.store.tournaments.mark(pairing, cleared=True)
         sent = 0
         for club, table, start in self.store.tournaments.starts_to_send():
             info = self.client.publish(topic(club, table, "start"), start.model_dump_json(),
@@ -152,11 +159,6 @@ class ClubServer:
             if info.is_published():
                 self.store.tournaments.mark(start.id, sent=True)
                 sent += 1
-        for club, table, pairing in self.store.tournaments.starts_to_clear():
-            info = self.client.publish(topic(club, table, "start"), b"", qos=1, retain=True)
-            info.wait_for_publish(timeout=5)
-            if info.is_published():
-                self.store.tournaments.mark(pairing, cleared=True)
         return sent
 
     def handle(self, topic_name: str, payload: bytes | bytearray) -> str:

@@ -23,6 +23,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from club.models import (
@@ -117,16 +118,22 @@ class Tournaments:
         needed = len(entrants) // 2
         if len(tables) < needed:
             raise ClubError("swiss-tables", pairs=needed, tables=len(tables))
-        try:
-            places = [[check_name("club", c), check_name("table", t)] for c, t in tables]
-        except ProtocolError as exc:
-            raise ClubError("swiss-table-name", reason=str(exc)) from None
+        places = []
+        for c, name in tables:
+            try:
+                places.append([check_name("club", c), check_name("table", name)])
+            except ProtocolError:
+                raise ClubError("swiss-table-name", name=f"{c}/{name}") from None
         if len({tuple(p) for p in places}) != len(places):
             raise ClubError("swiss-table-twice")
         with self._begin() as s:
             evening = s.scalar(select(EveningRow).where(EveningRow.closed.is_(None)))
             if evening is None:
                 raise ClubError("no-evening")
+            for other in s.scalars(select(TournamentRow).where(
+                    TournamentRow.evening_id == evening.id)):
+                if not self.view_in(s, other.id).over:
+                    raise ClubError("swiss-running")
             players = {p.id: p for p in s.scalars(select(PlayerRow))}
             seen: set[int] = set()
             for entrant in entrants:
@@ -174,7 +181,19 @@ class Tournaments:
                        if p.round == view.played and p.second is not None and p.points is None]
             raise ClubError("round-open", round=view.played, tables=", ".join(waiting))
         seats, _per_side = sides_of(view.game)
+        try:
+            rows = self._pair_next(tournament_id, view, seats)
+        except IntegrityError:  # the same round paired meanwhile (a double click)
+            raise ClubError("round-started") from None
+        self._changed()
+        return rows
+
+    def _pair_next(self, tournament_id: int, view: TournamentView, seats: int
+                   ) -> list[PairingRow]:
         with self._begin() as s:
+            if s.scalar(select(PairingRow.id).where(PairingRow.tournament_id == tournament_id,
+                                                    PairingRow.round > view.played).limit(1)):
+                raise ClubError("round-started")
             loaded = self._load(s, tournament_id)
             entrants = [e.number for e in loaded.entrants]
             pairing = pair_round(entrants, self._games(view))
@@ -197,13 +216,34 @@ class Tournaments:
                                        table=None, first=pairing.bye, second=None, names=[],
                                        players=list(players[pairing.bye]), created=now))
             s.add_all(rows)
-        self._changed()
         return rows
 
+    def settle(self, pairing_id: int, first: float, second: float, why: str) -> None:
+        """The organiser's result for a pairing whose game cannot be played or was lost (a
+        forfeit: 1 and 0; both absent: 0 and 0; a draw: ½ and ½)."""
+        allowed = {(1.0, 0.0), (0.0, 1.0), (0.5, 0.5), (0.0, 0.0)}
+        if (first, second) not in allowed:
+            raise ClubError("settle-points")
+        reason = " ".join((why or "").split())
+        if not reason:
+            raise ClubError("why-missing")
+        with self._begin() as s:
+            p = s.get(PairingRow, pairing_id)
+            if p is None or p.second is None:
+                raise ClubError("no-pairing")
+            p.settled, p.settled_why = [first, second], reason[:500]
+        self._changed()
+
     # -- reading ---------------------------------------------------------------------------
+    def view_in(self, s: Session, tournament_id: int) -> TournamentView:
+        return self._view(self._load(s, tournament_id))
+
     def view(self, tournament_id: int) -> TournamentView:
         with self._session() as s:
             loaded = self._load(s, tournament_id)
+        return self._view(loaded)
+
+    def _view(self, loaded: _Loaded) -> TournamentView:
         game_ids = [p.game_id for p in loaded.pairings if p.game_id is not None]
         results = {r.game_id: r for r in self._organiser.results() if r.game_id in game_ids}
         pairings = []
@@ -212,6 +252,8 @@ class Tournaments:
             points = None
             if p.second is None:
                 points = (1.0, 0.0)
+            elif p.settled is not None:
+                points = (float(p.settled[0]), float(p.settled[1]))
             elif r is not None and r.counted and len(r.totals) == 2:
                 ranks = r.ranks()
                 points = ((1.0, 0.0) if ranks == [1, 2] else (0.0, 1.0) if ranks == [2, 1]
@@ -274,12 +316,23 @@ class Tournaments:
         return out
 
     def starts_to_clear(self) -> list[tuple[str, str, int]]:
-        """(club, table, pairing id) of published starts whose game has arrived."""
-        with self._session() as s:
-            return [(p.club or "", p.table or "", p.id) for p in s.scalars(
-                select(PairingRow).where(PairingRow.sent.is_not(None),
-                                         PairingRow.game_id.is_not(None),
-                                         PairingRow.cleared.is_(False)))]
+        """(club, table, pairing id) of published starts whose game has arrived (or that the
+        organiser settled), unless a newer start has been published to that table since: that
+        one replaced it, and clearing would remove the newer one (it is marked cleared)."""
+        out = []
+        with self._begin() as s:
+            done = s.scalars(select(PairingRow).where(
+                PairingRow.sent.is_not(None), PairingRow.cleared.is_(False),
+                (PairingRow.game_id.is_not(None)) | (PairingRow.settled.is_not(None))))
+            for p in list(done):
+                newer = s.scalar(select(PairingRow.id).where(
+                    PairingRow.club == p.club, PairingRow.table == p.table,
+                    PairingRow.id > p.id, PairingRow.sent.is_not(None)).limit(1))
+                if newer is not None:
+                    p.cleared = True
+                else:
+                    out.append((p.club or "", p.table or "", p.id))
+        return out
 
     def mark(self, pairing_id: int, *, sent: bool = False, cleared: bool = False) -> None:
         with self._begin() as s:
@@ -294,13 +347,15 @@ class Tournaments:
 
     @staticmethod
     def link_game(s: Session, game: GameRow, club: str, table: str) -> None:
-        """Link a game that just arrived to the pairing it plays: a start published to this
-        table, not yet answered, of the same game and players."""
+        """Link a game that just arrived to the pairing it plays: a pairing of this table not
+        yet answered, of the same game and players (one already published first; a game that
+        arrives before its publication was acknowledged, or that the organiser started by hand
+        with the same players, is linked all the same)."""
         names = [" ".join(str(n).split()).casefold() for n in game.names or []]
         for p in s.scalars(select(PairingRow).where(
                 PairingRow.club == club, PairingRow.table == table,
-                PairingRow.game_id.is_(None), PairingRow.sent.is_not(None))
-                .order_by(PairingRow.id)):
+                PairingRow.game_id.is_(None), PairingRow.settled.is_(None))
+                .order_by(PairingRow.sent.is_(None), PairingRow.id)):
             t = s.get(TournamentRow, p.tournament_id)
             if t is not None and t.game == game.name and \
                     [n.casefold() for n in p.names] == names:

@@ -23,9 +23,11 @@ from typing import Any
 from urllib.parse import quote
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from club.deps import Admin, Lang, St
 from club.i18n import DEFAULT_LANG, texts
@@ -195,11 +197,37 @@ def create_club_app(store: Store, club_name: str = "") -> FastAPI:
         return Response(out.getvalue(), media_type="text/csv; charset=utf-8",
                         headers={"content-disposition": 'attachment; filename="club.csv"'})
 
+    def answer(request: Request, status: int, key: str, detail: str = "") -> Response:
+        """A refusal as a page in the page's language, or JSON for the data routes."""
+        lang = request.query_params.get("lang", DEFAULT_LANG)
+        t = texts(lang if lang in ("ru", "en") else DEFAULT_LANG)
+        text = t[key] + (f": {detail}" if detail else "")
+        path = request.url.path
+        if path.startswith("/api/") or path.endswith((".json", ".csv")):
+            return JSONResponse({"detail": text}, status_code=status)
+        return HTMLResponse(page(t["not_done"], notice(text, bad=True),
+                                 lang if lang in ("ru", "en") else DEFAULT_LANG,
+                                 app.state.club_name), status)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError) -> Response:
+        where = ", ".join(str(e["loc"][-1]) for e in exc.errors() if e.get("loc"))
+        return answer(request, 400, "bad_request", where)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def refused(request: Request, exc: StarletteHTTPException) -> Response:
+        if exc.status_code == 404 and exc.detail == "Not Found":
+            return answer(request, 404, "not_found_page")
+        return answer(request, exc.status_code, "not_done_why", str(exc.detail))
+
+    @app.exception_handler(OverflowError)
+    async def too_big(request: Request, _exc: OverflowError) -> Response:
+        return answer(request, 400, "bad_request")
+
     @app.exception_handler(Exception)
-    async def failed(_request: Request, exc: Exception) -> JSONResponse:
+    async def failed(request: Request, exc: Exception) -> Response:
         # a page that cannot be made (the database away) is a short answer, never a traceback
-        return JSONResponse({"detail": f"the club database cannot be read: "
-                                       f"{type(exc).__name__}"}, status_code=503)
+        return answer(request, 503, "db_down", type(exc).__name__)
 
     return app
 

@@ -295,12 +295,13 @@ def _club(args: argparse.Namespace, cfg: Any, game_log: Any, controller: Any) ->
     def on_start(start: Any) -> bool:
         """A round of the club's tournament: start it, unless a game is still being played
         here (then it waits, and the display says so)."""
-        game = controller.game
-        if game is not None and controller.game_status == "active" and not game.is_over:
-            on_state("online", f"the club's next game ({start.title or start.game}) waits "
-                     "for this one to end")
-            return False
-        controller.new_game(start.game, start.options, start.names)
+        with controller.lock:  # no input between the look and the new game
+            game = controller.game
+            if game is not None and controller.game_status == "active" and not game.is_over:
+                on_state("online", f"the club's next game ({start.title or start.game}) waits "
+                         "for this one to end")
+                return False
+            controller.new_game(start.game, start.options, start.names)
         on_state("online", f"the club started {start.game}: {', '.join(start.names)}")
         return True
 

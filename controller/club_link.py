@@ -165,11 +165,15 @@ class ClubLink:
         except ValueError as exc:
             log.warning("club: ignoring a start: %s", exc)
             return
-        done = self._gamelog.meta("club_start")
-        if done is not None and done.isdigit() and start.id <= int(done):
+        if self._started(start):
             return
         with self._lock:
-            self._start = start
+            if self._start is None or self._start.id != start.id:  # heard again: the same one
+                self._start = start
+
+    def _started(self, start: StartGame) -> bool:
+        done = self._gamelog.meta("club_start")
+        return done is not None and done.isdigit() and start.id <= int(done)
 
     def _start_game(self) -> None:
         """Hand the club's game to the table (``on_start``), until it takes it: it says no
@@ -177,6 +181,10 @@ class ClubLink:
         with self._lock:
             start = self._start
         if start is None or self._on_start is None:
+            return
+        if self._started(start):  # taken already (this start heard again meanwhile)
+            with self._lock:
+                self._start = None
             return
         try:
             taken = self._on_start(start)
@@ -187,7 +195,7 @@ class ClubLink:
         if taken:
             self._gamelog.set_meta("club_start", str(start.id))
             with self._lock:
-                if self._start is start:
+                if self._start is not None and self._start.id <= start.id:
                     self._start = None
 
     # -- the sender ------------------------------------------------------------------------

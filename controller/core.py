@@ -252,6 +252,12 @@ class Controller:
                                          info.get("seat"), "error", self.seq, self.clock()))
             self._publish()
 
+    @property
+    def lock(self) -> threading.RLock:
+        """The controller's (re-entrant) lock: hold it to look at the game and act on it as
+        one step, as a club start does (no input comes in between)."""
+        return self._lock
+
     # ------------------------------------------------------------------ games
     def new_game(self, game: str, options: dict[str, Any] | None = None,
                  names: list[str] | None = None) -> int:

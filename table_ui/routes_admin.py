@@ -117,11 +117,10 @@ def admin_page() -> FileResponse:
 def login(body: LoginBody, request: Request, response: Response) -> LoginOut:
     limiter = request.app.state.limiter
     key = _client_key(request)
-    if limiter.blocked(key):
+    if not limiter.attempt(key):  # counted before the (slow) check: tries at once cannot race
         raise HTTPException(429, "too many wrong PINs: wait a minute",
                             headers={"Retry-After": str(limiter.retry_after(key))})
     if not verify_pin(body.pin, request.app.state.pin_hash):
-        limiter.fail(key)
         raise HTTPException(401, "wrong PIN")
     limiter.reset(key)
     session = request.app.state.sessions.create()

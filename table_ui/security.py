@@ -23,6 +23,9 @@ CSRF_HEADER = "X-CSRF-Token"
 SESSION_TTL = 8 * 3600.0
 MAX_FAILURES = 5
 FAILURE_WINDOW = 60.0
+MAX_FAILURES_OVERALL = 20  # wrong PINs a minute from every address together
+PIN_CHECKS_AT_ONCE = 2  # scrypt hashes (16 MiB each) running at one time, at most
+_PIN_CHECKS = threading.BoundedSemaphore(PIN_CHECKS_AT_ONCE)
 
 
 def hash_pin(pin: str, *, salt: bytes | None = None) -> str:
@@ -33,13 +36,15 @@ def hash_pin(pin: str, *, salt: bytes | None = None) -> str:
 
 
 def verify_pin(pin: str, stored: str) -> bool:
-    """True when ``pin`` matches a :func:`hash_pin` string; False for any malformed hash."""
+    """True when ``pin`` matches a :func:`hash_pin` string; False for any malformed hash. At
+    most ``PIN_CHECKS_AT_ONCE`` hashes run at a time (each takes 16 MiB)."""
     try:
         scheme, n, r, p, salt_hex, hash_hex = stored.split("$")
         if scheme != "scrypt":
             return False
-        digest = hashlib.scrypt(pin.encode(), salt=bytes.fromhex(salt_hex), n=int(n), r=int(r),
-                                p=int(p), dklen=len(hash_hex) // 2)
+        with _PIN_CHECKS:
+            digest = hashlib.scrypt(pin.encode(), salt=bytes.fromhex(salt_hex), n=int(n),
+                                    r=int(r), p=int(p), dklen=len(hash_hex) // 2)
     except (ValueError, MemoryError):
         return False
     return hmac.compare_digest(digest.hex(), hash_hex)
@@ -50,11 +55,17 @@ def random_pin() -> str:
 
 
 class RateLimiter:
-    """At most ``limit`` failures per ``window`` seconds per client key."""
+    """At most ``limit`` failures per ``window`` seconds per client key, and ``overall`` from
+    every key together. Use :meth:`attempt` before checking a PIN: it counts the try as a
+    failure in the same step as it checks the limit (so tries sent at once cannot all pass the
+    check before any is counted), and :meth:`reset` forgives them once the PIN is right."""
+
+    OVERALL = "\x00overall"
 
     def __init__(self, limit: int = MAX_FAILURES, window: float = FAILURE_WINDOW,
-                 clock: Callable[[], float] = time.monotonic) -> None:
-        self.limit, self.window, self.clock = limit, window, clock
+                 clock: Callable[[], float] = time.monotonic,
+                 overall: int = MAX_FAILURES_OVERALL) -> None:
+        self.limit, self.window, self.clock, self.overall = limit, window, clock, overall
         self._fails: dict[str, deque[float]] = {}
         self._lock = threading.Lock()
 
@@ -67,11 +78,28 @@ class RateLimiter:
 
     def blocked(self, key: str) -> bool:
         with self._lock:
-            return len(self._recent(key)) >= self.limit
+            return (len(self._recent(key)) >= self.limit
+                    or len(self._recent(self.OVERALL)) >= self.overall)
+
+    def attempt(self, key: str) -> bool:
+        """False when ``key`` (or everyone) is over the limit; else the try is counted (as a
+        failure until :meth:`reset`) and True."""
+        with self._lock:
+            if (len(self._recent(key)) >= self.limit
+                    or len(self._recent(self.OVERALL)) >= self.overall):
+                return False
+            now = self.clock()
+            self._recent(key).append(now)
+            self._recent(self.OVERALL).append(now)
+            if len(self._fails) > 10_000:  # never grow without bound
+                self._fails = {k: v for k, v in self._fails.items() if v}
+            return True
 
     def retry_after(self, key: str) -> int:
         with self._lock:
             q = self._recent(key)
+            if len(q) < self.limit:
+                q = self._recent(self.OVERALL)
             return max(1, int(self.window - (self.clock() - q[0])) + 1) if q else 1
 
     def fail(self, key: str) -> None:
@@ -124,4 +152,4 @@ class Sessions:
 
 
 def csrf_ok(session: Session, sent: str | None) -> bool:
-    return bool(sent) and hmac.compare_digest(session.csrf, sent or "")
+    return bool(sent) and hmac.compare_digest(session.csrf.encode(), (sent or "").encode())

@@ -180,14 +180,77 @@ def test_a_table_starts_each_club_game_once_and_not_over_its_own(tmp_path: Path)
         link._start_message(start.model_dump_json().encode())
         time.sleep(0.5)
         assert controller.names == ["своя", "партия"]  # not over its own game
+        link._start_message(start.model_dump_json().encode())  # heard again (a reconnect)
         assert "waits" in controller.devices["club"]["detail"]
         controller.game_status = "finished"
         wait_until(lambda: controller.names == ["Аня", "Боря"], timeout=5)
         started = controller.game_id
         link._start_message(start.model_dump_json().encode())  # heard again
+        controller.game_status = "finished"
         time.sleep(0.5)
-        assert controller.game_id == started
+        assert controller.game_id == started  # started once
+        assert len(log.games()) == 2
     finally:
         link.stop()
         log.close()
         broker.close()
+
+
+def _four(tmp_path: Path) -> tuple[Store, int]:
+    from club.store import sqlite_url
+
+    store = Store(sqlite_url(tmp_path / "club.sqlite"))
+    ids = [store.organiser.add_player(n).id for n in NAMES[:4]]
+    store.organiser.open_evening()
+    t = store.tournaments.create("durak2", 2, [[i] for i in ids], [("spb", "t1"), ("spb", "t2")])
+    return store, t.id
+
+
+def test_a_round_started_twice_at_once_is_started_once(tmp_path: Path) -> None:
+    """Two presses of "start round" at once (a double click): one round, one start per table."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    store, tid = _four(tmp_path)
+
+    def press() -> str:
+        try:
+            store.tournaments.start_round(tid)
+            return "started"
+        except ClubError as exc:
+            return exc.code
+
+    with ThreadPoolExecutor(2) as pool:
+        outcomes = sorted(pool.map(lambda _: press(), range(2)))
+    assert outcomes[0] in ("round-open", "round-started") and outcomes[1] == "started"
+    assert len(store.tournaments.view(tid).pairings) == 2
+    assert len(store.tournaments.starts_to_send()) == 2
+    with pytest.raises(ClubError) as err:  # a second tournament while this one is on
+        store.tournaments.create("durak2", 1, [[1], [2]], [("spb", "t3")])
+    assert err.value.code == "swiss-running"
+    store.close()
+
+
+def test_the_organiser_settles_a_game_the_table_cannot_play(tmp_path: Path) -> None:
+    store, tid = _four(tmp_path)
+    store.tournaments.start_round(tid)
+    view = store.tournaments.view(tid)
+    lost, played = view.pairings
+    with pytest.raises(ClubError):
+        store.tournaments.settle(lost.id, 1.0, 1.0, "оба выиграли?")
+    with pytest.raises(ClubError):
+        store.tournaments.settle(lost.id, 1.0, 0.0, "")
+    store.tournaments.settle(lost.id, 1.0, 0.0, "соперник не пришёл")
+    # the other table's game arrives before the server's publication was acknowledged
+    from club.protocol import GameHeader, LogMessage
+
+    game = play_out(game_class("durak2")({}), random.Random(1))
+    head = GameHeader(id=1, name="durak2", names=played.names, started=time.time(),
+                      status="finished", ended=time.time())
+    store.ingest_many([("spb", played.table or "", LogMessage(
+        log="log-table-0002", seq=i, prev=i - 1, game=head, t=float(i), kind="event",
+        body={"event": str(e)})) for i, e in enumerate(game.raw_log, 1)])
+    view = store.tournaments.view(tid)
+    assert view.round_over
+    assert dict((p.first, p.points) for p in view.pairings)[lost.first] == (1.0, 0.0)
+    assert all(p.game_id for p in view.pairings if p.id == played.id)
+    store.close()

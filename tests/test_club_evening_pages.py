@@ -112,6 +112,9 @@ def test_an_evening_from_the_organisers_phone(club, browser, tmp_path: Path) -> 
     public = browser.new_page(viewport=PHONE)
     public.goto(url + "/standings")
     assert "скрыл таблицу" in public.inner_text("body")
+    assert "Аня" not in public.inner_text("body")  # nothing of the table below the notice
+    public.goto(url + f"/standings?period=month&month={time.strftime('%Y-%m')}")
+    assert "Аня" not in public.inner_text("body")  # nor in a month that takes it in
     assert httpx.get(url + "/standings.json").status_code == 403
     page.goto(url + "/standings")
     assert "Аня" in page.inner_text("table")
@@ -198,3 +201,40 @@ def test_a_tournament_from_the_organisers_phone(club, browser, tmp_path: Path) -
     page.screenshot(path=str(tmp_path / "tournament-phone.png"), full_page=True)
     page.goto(url + "/admin")
     assert page.locator("text=Начать тур 2 на столах").count() == 1
+
+
+def test_bad_input_on_the_pages_is_a_page_in_russian_not_an_error(club) -> None:
+    """Values no form sends (other digits, huge ids, a token that is not ASCII, bad periods):
+    a short answer in Russian, never a server error, nothing changed."""
+    store, url = club
+    store.organiser.open_evening()
+    gid = None
+    publish(store, "t1", ["Аня", "Боря"], seed=1)
+    (gid,) = [g.id for g in store.games()]
+    with httpx.Client(base_url=url) as c:
+        c.post("/admin/login", data={"pin": PIN})
+        page_html = c.get(f"/games/{gid}").text
+        csrf = page_html.split('name="csrf" value="')[1].split('"')[0]
+        before = store.changes
+        for path, data in [
+            (f"/admin/games/{gid}/result", {"kind": "confirm", "side": "²", "csrf": csrf}),
+            (f"/admin/games/{gid}/seat", {"seat": "²", "guest": "x", "csrf": csrf}),
+            (f"/admin/games/{gid}/result", {"kind": "correct", "t0": "1e9", "t1": "2",
+                                            "why": "x", "csrf": csrf}),
+            ("/admin/evening", {"action": "open", "csrf": "ё"}),
+            ("/admin/players/99999999999999999999", {"name": "x", "csrf": csrf}),
+            ("/admin/tournament", {"game": "durak2", "rounds": "²", "entrants": "Аня",
+                                   "csrf": csrf}),
+        ]:
+            r = c.post(path, data=data)
+            assert r.status_code < 500, (path, r.status_code, r.text[:200])
+            assert "Traceback" not in r.text
+        assert store.changes == before
+        for path in ["/games/99999999999999999999", "/tournament?id=99999999999999999999",
+                     "/standings?period=season&season=100000000000000000000",
+                     "/standings?period=month&month=100000000000000000000-01",
+                     "/standings?period=season&season=abc", "/nope"]:
+            r = c.get(path)
+            assert 400 <= r.status_code < 500, (path, r.status_code)
+            assert "запрос" in r.text or "нет" in r.text.lower() or "Месяц" in r.text \
+                or "Сезон" in r.text, (path, r.text[:300])

@@ -298,3 +298,57 @@ def test_a_players_confirm_at_the_table_is_recorded_for_their_side(store: Store)
     r = store.organiser.result(gid)
     assert r is not None and r.confirmed == [1]
     assert [(e.kind, e.side, e.by) for e in r.ledger] == [("confirm", 1, "Боря")]
+
+
+def test_a_pair_game_without_totals_is_corrected_as_two_sides(store: Store) -> None:
+    """A Bazar-Belot game the rules refused has no totals; the organiser's correction still
+    takes one total per pair, and both partners of the winning pair win."""
+    org = store.organiser
+    org.open_evening()
+    gid = publish(store, "t1", "bazar", ["A", "B", "C", "D"])
+    with store._session.begin() as s:  # as if the rules had refused it
+        from club.models import GameRow
+
+        row = s.get(GameRow, gid)
+        row.check, row.totals, row.winner, row.finished = "refused", [], None, False
+    r = org.record(gid, Kind.ADJUST, totals=[1, 0], winner=0, by="орг", why="по решению")
+    assert r.counted and [len(side) for side in r.sides] == [2, 2]
+    assert {x.name: x.won for x in standings(org.results(), "bazar")} == {
+        "A": 1, "C": 1, "B": 0, "D": 0}
+
+
+def test_no_winner_is_a_draw_whatever_the_totals(store: Store) -> None:
+    org = store.organiser
+    org.open_evening()
+    gid = publish(store, "t1", "durak2", ["A", "B"])
+    org.record(gid, Kind.CORRECT, totals=[5, 2], winner=None, by="орг", why="ничья по решению")
+    assert {(x.name, x.drawn, x.won) for x in standings(org.results(), "durak2")} == {
+        ("A", 1, 0), ("B", 1, 0)}
+
+
+def test_an_empty_name_finds_nobody(store: Store) -> None:
+    store.organiser.add_player("Аня")
+    assert store.organiser.find_player("  ") is None
+
+
+def test_a_refusal_names_the_state_in_russian(store: Store) -> None:
+    org = store.organiser
+    org.open_evening()
+    gid = publish(store, "t1", "durak2", ["A", "B"])
+    org.record(gid, Kind.VOID, by="орг", why="не те игроки")
+    with pytest.raises(ClubError) as err:
+        org.record(gid, Kind.CONFIRM, side=0, by="A")
+    assert "(аннулирован)" in err.value.text("ru") and "(void)" in err.value.text("en")
+
+
+def test_a_players_late_confirm_does_not_lift_the_organisers_dispute(store: Store) -> None:
+    org = store.organiser
+    org.open_evening()
+    gid = publish(store, "t1", "durak2", ["A", "B"])
+    org.record(gid, Kind.DISPUTE, side=0, by="organiser", why="жалоба")
+    org.record(gid, Kind.CONFIRM, side=0, by="A")  # the table's button, arriving late
+    r = org.result(gid)
+    assert r is not None and r.state == ResultState.DISPUTED
+    org.record(gid, Kind.CONFIRM, side=0, by="organiser")
+    r = org.result(gid)
+    assert r is not None and r.state == ResultState.PROVISIONAL

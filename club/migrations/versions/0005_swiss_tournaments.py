@@ -50,9 +50,12 @@ def upgrade() -> None:
     sa.Column('sent', sa.Float(), nullable=True),
     sa.Column('game_id', sa.Integer(), nullable=True),
     sa.Column('cleared', sa.Boolean(), nullable=False),
+    sa.Column('settled', sa.JSON(), nullable=True),
+    sa.Column('settled_why', sa.String(length=500), nullable=True),
     sa.ForeignKeyConstraint(['game_id'], ['games.id'], ),
     sa.ForeignKeyConstraint(['tournament_id'], ['tournaments.id'], ),
-    sa.PrimaryKeyConstraint('id')
+    sa.PrimaryKeyConstraint('id'),
+    sa.UniqueConstraint('tournament_id', 'round', 'first')
     )
     op.create_index(op.f('ix_pairings_tournament_id'), 'pairings', ['tournament_id'], unique=False)
 
