@@ -96,6 +96,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from club.store import StoreError, safe_url
 
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    from table_ui.guard import quiet_repeats
+
+    quiet_repeats()
     try:
         broker = Broker.parse(args.broker)
         if args.club != "+":
@@ -130,10 +133,12 @@ def _web(store: Any, host: str, port: int, club: str) -> Any:
     import uvicorn
 
     from club.web import create_club_app
+    from table_ui.guard import BACKLOG, guarded_protocol, max_connections_for_this_process
 
     config = uvicorn.Config(create_club_app(store, club), host=host, port=port,
                             log_level="warning", timeout_graceful_shutdown=2,
-                            timeout_keep_alive=5, limit_concurrency=200)
+                            timeout_keep_alive=5, limit_concurrency=200, backlog=BACKLOG,
+                            http=guarded_protocol(max_connections_for_this_process()))
     return uvicorn.Server(config)
 
 

@@ -9,6 +9,7 @@ past its budget the oldest clips go first; a clip being written is never removed
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import shutil
@@ -51,7 +52,23 @@ class FootageArchive:
         return self.root / f"game-{game_id}" / f"deal-{deal}.mp4"
 
     def add(self, game_id: int, deal: int, frame_no: int, t: float, frame: np.ndarray) -> None:
-        """Keep one frame of ``deal``; a new deal closes the previous clip."""
+        """Keep one frame of ``deal``; a new deal closes the previous clip. A disk that is full
+        or a process out of file handles costs footage, never the game: it is counted in
+        ``errors``, logged, and tried again with the next clip."""
+        try:
+            self._add(game_id, deal, frame_no, t, frame)
+        except (OSError, cv2.error) as exc:
+            self._failed(exc)
+
+    def _failed(self, exc: BaseException) -> None:
+        self.errors += 1
+        log.warning("footage archive: %s", exc)
+        if self._writer is not None:
+            with contextlib.suppress(cv2.error):
+                self._writer.release()
+        self._writer = None  # this clip stops here; the next deal starts a new one
+
+    def _add(self, game_id: int, deal: int, frame_no: int, t: float, frame: np.ndarray) -> None:
         cur = self._current
         if cur is None or (cur.game_id, cur.deal) != (game_id, deal):
             self.close()
@@ -85,6 +102,13 @@ class FootageArchive:
         self._current = ClipInfo(game_id, deal, path, frame_no, frame_no, t, t)
 
     def close(self) -> None:
+        try:
+            self._close()
+        except (OSError, cv2.error) as exc:
+            self._failed(exc)
+            self._writer, self._current = None, None
+
+    def _close(self) -> None:
         if self._writer is not None and self._current is not None:
             self._writer.release()
             cur = self._current

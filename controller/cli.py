@@ -317,6 +317,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     from vision.profile import ProfileError
 
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    from table_ui.guard import quiet_repeats
+
+    quiet_repeats()  # an error that repeats (a flood's failed accepts) is said once, counted
     if args.config is not None:
         return cmd_run_live(args)
     args.host = args.host or "127.0.0.1"

@@ -132,7 +132,11 @@ class ShoeLoop:
             if self.dealer is not None:
                 self.dealer("new_deal")
         if self.archive is not None and self.controller.game_id is not None:
-            self.archive.add(self.controller.game_id, deal[0] or deal[1] or 0, frame_no, t, frame)
+            try:
+                self.archive.add(self.controller.game_id, deal[0] or deal[1] or 0, frame_no,
+                                 t, frame)
+            except Exception as exc:  # the archive is for disputes: it never stops the game
+                log.error("footage archive: %s", exc)
         if self.on_frame is not None:  # the frame has arrived
             self.on_frame()
         for ev in self.reader.feed(frame):
@@ -151,7 +155,10 @@ class ShoeLoop:
         for ev in self.reader.finish():
             self.card(ev, t)
         if self.archive is not None:
-            self.archive.close()
+            try:
+                self.archive.close()
+            except Exception as exc:  # the archive is for disputes: it never stops the game
+                log.error("footage archive: %s", exc)
 
 
 SILENT_AFTER = 30.0  # s without a card read, while the game waits for one and arms are busy

@@ -183,11 +183,26 @@ def create_app(controller: Controller, *, admin_pin_hash: str | None = None,
 
 def server(app: FastAPI, host: str = "127.0.0.1", port: int = 8000, **kw: Any) -> Any:
     """A uvicorn server for ``app`` with the display socket's message limit set at the
-    protocol level (``ws_max_size``); call ``.run()`` in a thread, set ``.should_exit`` to stop."""
+    protocol level (``ws_max_size``), and guarded against connection floods
+    (``table_ui.guard``: a deadline for request headers, a bound on open connections); call
+    ``.run()`` in a thread, set ``.should_exit`` to stop. ``.guard`` counts what it dropped."""
     import uvicorn
 
+    from table_ui.guard import (
+        BACKLOG,
+        GuardCounts,
+        guarded_protocol,
+        max_connections_for_this_process,
+    )
+
+    counts = GuardCounts()
+    protocol = guarded_protocol(max_connections_for_this_process(), counts=counts)
     config = uvicorn.Config(app, host=host, port=port, ws_max_size=WS_MAX_MESSAGE * 4,
                             log_level=kw.pop("log_level", "warning"),
                             timeout_graceful_shutdown=kw.pop("timeout_graceful_shutdown", 3),
+                            http=protocol, timeout_keep_alive=kw.pop("timeout_keep_alive", 5),
+                            backlog=kw.pop("backlog", BACKLOG),
                             **kw)
-    return uvicorn.Server(config)
+    srv = uvicorn.Server(config)
+    srv.guard = counts  # type: ignore[attr-defined]
+    return srv

@@ -1,6 +1,6 @@
 """The club server is its own package: it may use the engine, never the table's parts (but for
-``table_ui.security``, the standard-library PIN hashing, login rate limit and sessions that the
-club's admin shares with the table's)."""
+``table_ui.security``, the PIN hashing, login rate limit and sessions that the club's admin
+shares with the table's, and ``table_ui.guard``, the web server's guard against floods)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 CLUB = Path(__file__).resolve().parents[1] / "club"
 FORBIDDEN = ("controller", "vision", "table_ui", "hardware", "firmware_bridge", "cardtable")
-ALLOWED = ("table_ui.security",)
+ALLOWED = ("table_ui.security", "table_ui.guard")
 
 
 def imported(path: Path) -> set[str]:
