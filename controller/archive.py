@@ -5,6 +5,12 @@ and deal, a clip of the frames as received (re-encoded with OpenCV's MPEG-4, the
 OpenCV build can write) plus an index of the frame numbers and times it holds. So a score-sheet
 line → its deal → the clip and the exact frames that decided each card. When the archive grows
 past its budget the oldest clips go first; a clip being written is never removed.
+
+The disk is the log's first: footage never takes the last ``free_reserve`` bytes of the
+filesystem (200 MB by default). Before a clip opens, and every second of frames while it is
+written, the archive looks at the free space; below the reserve it removes its oldest clips,
+and if that is not enough it stops the clip and writes no footage until the space is back (the
+next deal tries again). The table log is never touched.
 """
 
 from __future__ import annotations
@@ -22,6 +28,8 @@ import numpy as np
 log = logging.getLogger("cardtable.archive")
 
 DEFAULT_BUDGET = 2 * 1024**3  # 2 GiB: about 4 hours of frames with cards moving at 640x480
+FREE_RESERVE = 200 * 1024**2  # bytes of the filesystem footage leaves to the log (and others)
+CHECK_EVERY = 30  # frames between looks at the free space while a clip is written
 
 
 @dataclass
@@ -40,13 +48,18 @@ class ClipInfo:
 
 
 class FootageArchive:
-    def __init__(self, root: Path, budget_bytes: int = DEFAULT_BUDGET, fps: float = 30.0) -> None:
+    def __init__(self, root: Path, budget_bytes: int = DEFAULT_BUDGET, fps: float = 30.0,
+                 free_reserve: int = FREE_RESERVE) -> None:
         self.root = Path(root)
         self.budget = budget_bytes
         self.fps = fps
+        self.free_reserve = free_reserve
         self._writer: cv2.VideoWriter | None = None
         self._current: ClipInfo | None = None
+        self._frames = 0
+        self._skip: tuple[int, int] | None = None  # a deal whose footage found no room
         self.errors = 0
+        self.starved = 0  # clips stopped or not started for want of free space
 
     def clip_path(self, game_id: int, deal: int) -> Path:
         return self.root / f"game-{game_id}" / f"deal-{deal}.mp4"
@@ -69,17 +82,52 @@ class FootageArchive:
         self._writer = None  # this clip stops here; the next deal starts a new one
 
     def _add(self, game_id: int, deal: int, frame_no: int, t: float, frame: np.ndarray) -> None:
+        if (game_id, deal) == self._skip:
+            return  # no room for this deal's footage; the next deal tries again
         cur = self._current
         if cur is None or (cur.game_id, cur.deal) != (game_id, deal):
             self.close()
             self._open(game_id, deal, frame_no, t, frame)
             cur = self._current
+            if cur is None:
+                self._skip = (game_id, deal)
         if self._writer is None or cur is None:
+            return
+        self._frames += 1
+        if self._frames % CHECK_EVERY == 0 and not self._room():
+            self._skip = (game_id, deal)
+            self.close()  # keeps what was written; the next deal tries again
             return
         self._writer.write(frame)
         cur.last_frame, cur.last_t = frame_no, t
 
+    def free(self) -> int:
+        """Free bytes on the archive's filesystem (0 if it cannot be read)."""
+        try:
+            folder = self.root if self.root.exists() else self.root.parent
+            return shutil.disk_usage(folder).free
+        except OSError:
+            return 0
+
+    def _room(self) -> bool:
+        """Whether footage may use the disk now: above the reserve, after removing the oldest
+        clips if need be."""
+        if self.free() >= self.free_reserve:
+            return True
+        for clip in self._oldest_first():
+            if self._current is not None and clip.path == self._current.path:
+                continue
+            self._remove(clip)
+            if self.free() >= self.free_reserve:
+                return True
+        self.starved += 1
+        log.warning("footage archive: less than %d MB free on the disk; no footage until "
+                    "there is (the table log keeps the space)", self.free_reserve // 1024**2)
+        return False
+
     def _open(self, game_id: int, deal: int, frame_no: int, t: float, frame: np.ndarray) -> None:
+        if not self._room():
+            return
         path = self.clip_path(game_id, deal)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -109,6 +157,7 @@ class FootageArchive:
             self._writer, self._current = None, None
 
     def _close(self) -> None:
+        self._frames = 0
         if self._writer is not None and self._current is not None:
             self._writer.release()
             cur = self._current
@@ -136,20 +185,33 @@ class FootageArchive:
     def size(self) -> int:
         return sum(p.stat().st_size for p in self.root.glob("game-*/*.mp4") if p.is_file())
 
+    def _oldest_first(self) -> list[ClipInfo]:
+        def age(c: ClipInfo) -> float:
+            try:
+                return c.path.stat().st_mtime
+            except OSError:
+                return 0.0
+        return sorted(self.clips(), key=age)
+
+    @staticmethod
+    def _remove(clip: ClipInfo) -> int:
+        """Remove a clip and its index; the bytes it freed."""
+        try:
+            size = clip.path.stat().st_size
+            clip.path.unlink()
+            clip.index_path.unlink(missing_ok=True)
+            return size
+        except OSError:
+            return 0
+
     def _enforce_budget(self) -> None:
         if not self.root.is_dir():
             return
-        clips = sorted(self.clips(), key=lambda c: c.path.stat().st_mtime if c.path.exists() else 0)
         total = self.size()
-        for clip in clips:
+        for clip in self._oldest_first():
             if total <= self.budget:
                 break
-            try:
-                total -= clip.path.stat().st_size
-                clip.path.unlink()
-                clip.index_path.unlink(missing_ok=True)
-            except OSError:
-                continue
+            total -= self._remove(clip)
         for folder in self.root.glob("game-*"):
             if folder.is_dir() and not any(folder.iterdir()):
                 shutil.rmtree(folder, ignore_errors=True)

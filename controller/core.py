@@ -40,6 +40,8 @@ from vision.cards import ReaderFlag
 log = logging.getLogger("cardtable.controller")
 
 MAX_ALERTS = 8
+MAX_HELD = 10_000  # inputs kept while the log cannot be written (a whole evening's cards)
+RETRY_HELD_S = 2.0  # s between tries at the log while inputs wait
 AnyInput = ShoeCard | Placed | Removed | CameraNote | Button | Admin
 
 
@@ -118,12 +120,15 @@ class TableState:
 
 @dataclass
 class Reply:
-    """What became of one input."""
+    """What became of one input. ``held``: the log could not take it; it waits, in order, and
+    is applied as soon as the log can be written."""
 
     accepted: bool
     seq: int
     events: list[str] = field(default_factory=list)
     alerts: list[Alert] = field(default_factory=list)
+    logged: bool = True  # (internal) False when the log refused the entries
+    held: bool = False
 
 
 class NoGame(RuntimeError):
@@ -151,6 +156,8 @@ class Controller:
         self.alerts: deque[Alert] = deque(maxlen=MAX_ALERTS)
         self.game_status = "active"
         self.log_error: str | None = None
+        self._held: deque[AnyInput] = deque()  # inputs the log could not take yet, in order
+        self._retry: threading.Timer | None = None
         self.devices: dict[str, Any] = {}
         self.seq = game_log.last_seq()
         if resume:
@@ -223,6 +230,7 @@ class Controller:
                 "alerts": [asdict(a) for a in self.alerts],
                 "status": self.game_status,
                 "log_error": self.log_error,
+                "held": len(self._held),  # inputs waiting for the log
                 "devices": copy.deepcopy(self.devices),
             }
 
@@ -272,6 +280,7 @@ class Controller:
                 gid, seq = self.log.new_game(game, opts, names, t=self.clock())
             except LogError as exc:
                 self.log_error = str(exc)
+                log.error("the table log cannot be written (%s): no new game", exc)
                 self._publish()
                 raise
             self.game, self.game_id, self.names, self.game_status = g, gid, names, "active"
@@ -281,10 +290,63 @@ class Controller:
 
     # ------------------------------------------------------------------ the one way in
     def submit(self, inp: AnyInput) -> Reply:
+        """Apply one input and log it. While the log cannot be written, inputs are held in
+        order (up to ``MAX_HELD``) and applied, still in order, as soon as it can: retried with
+        each new input and every ``RETRY_HELD_S``; the reply says it was held."""
         with self._lock:
             if self.game is None:
                 raise NoGame("no game at this table: start one first")
+            if self._held:
+                self._apply_held()
+            if self._held:
+                return self._hold(inp)
+            reply = self._submit(inp)
+            if reply.logged or self.log.readonly:  # a read-only log will never take it
+                return reply
+            return self._hold(inp, reply)
+
+    def _hold(self, inp: AnyInput, refused: Reply | None = None) -> Reply:
+        """Keep an input the log could not take, to apply it when it can."""
+        if len(self._held) >= MAX_HELD:
+            log.error("the table log cannot be written and %d inputs wait: this one is lost",
+                      MAX_HELD)
+            return Reply(False, self.seq, alerts=[Alert("log-not-writable", f"{self.log_error}; "
+                                                        "too many inputs wait: this one is lost",
+                                                        level="error")])
+        self._held.append(inp)
+        if self._retry is None:
+            self._retry = threading.Timer(RETRY_HELD_S, self._retry_held)
+            self._retry.daemon = True
+            self._retry.start()
+        alerts = refused.alerts if refused is not None else [
+            Alert("log-not-writable", f"{self.log_error}: held, applied once the log is written",
+                  level="error")]
+        return Reply(False, self.seq, alerts=alerts, held=True)
+
+    def _retry_held(self) -> None:
+        with self._lock:
+            self._retry = None
+            if not self._held or self.game is None:
+                return
+            self._apply_held()
+            if self._held and self._retry is None:
+                self._retry = threading.Timer(RETRY_HELD_S, self._retry_held)
+                self._retry.daemon = True
+                self._retry.start()
+
+    def _apply_held(self) -> None:
+        """Apply the held inputs in order, while the log takes them."""
+        while self._held:
+            reply = self._submit(self._held[0])
+            if not reply.logged:
+                return
+            self._held.popleft()
+        log.warning("the table log is written again; every input held meanwhile is applied")
+
+    def _submit(self, inp: AnyInput) -> Reply:
+        with self._lock:
             game = self.game
+            assert game is not None
             before_events = len(game.raw_log)
             before_state = copy.deepcopy(self.state)
             before_alerts = list(self.alerts)
@@ -321,8 +383,12 @@ class Controller:
                 self.state = before_state
                 self.alerts = deque(before_alerts, maxlen=MAX_ALERTS)
                 self.log_error = str(exc)
+                log.error("the table log cannot be written (%s): inputs are held until it can",
+                          exc)
                 self._publish()
-                return Reply(False, self.seq, alerts=[Alert("log-not-writable", str(exc), level="error")])
+                return Reply(False, self.seq, alerts=[Alert(
+                    "log-not-writable", f"{exc}: held, applied once the log is written",
+                    level="error")], logged=False)
             self.log_error = None
             self.seq = seq
             self.game_status = status
