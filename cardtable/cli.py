@@ -29,6 +29,7 @@ COMMANDS: dict[str, str] = {
     "table": "vision.cli",
     "panels": "firmware_bridge.cli",
     "run": "controller.cli",
+    "admin-pin": "controller.cli",
     "replay": "controller.cli",
     "status": "controller.history",
     "history": "controller.history",

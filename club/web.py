@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import csv
 import io
+import os
 import time
 from pathlib import Path
 from typing import Any
@@ -39,6 +40,7 @@ from club.routes_admin import router as admin_router
 from club.routes_standings import router as standings_router
 from club.routes_tournament import router as tournament_router
 from club.store import Store
+from table_ui.guard import HostGuard
 from table_ui.security import RateLimiter, Sessions
 
 STATIC = Path(__file__).with_name("static")
@@ -88,6 +90,8 @@ def create_club_app(store: Store, club_name: str = "") -> FastAPI:
                   openapi_url="/api/openapi.json")
     app.state.store = store
     app.state.club_name = club_name
+    app.add_middleware(HostGuard, extra_hosts=tuple(
+        os.environ.get("CARDTABLE_WEB_HOSTS", "").split(",")))  # no DNS rebinding
     app.state.sessions = Sessions()
     app.state.limiter = RateLimiter()
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

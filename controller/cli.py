@@ -31,6 +31,11 @@ from controller.footage import (
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    pin = sub.add_parser("admin-pin", help="a new admin PIN for the table's display, kept beside "
+                         "its log (printed once)")
+    pin.add_argument("--db", type=Path, help="the table log (default: the data dir's "
+                     "table.sqlite); the PIN is kept beside it")
+    pin.set_defaults(func=cmd_admin_pin)
     p = sub.add_parser("run", help="the main job: run the table (off a Pi: the simulated table "
                        "replaying bundled footage) with the live display on http://127.0.0.1:8000")
     p.add_argument("--config", type=Path, help="table config (TOML) for the real devices")
@@ -205,22 +210,73 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 # ------------------------------------------------------------------------------ run
+PIN_FILE = "admin-pin.hash"  # beside the table log: the admin PIN's hash, kept across restarts
+
+
 def _display(controller: Any, archive: Any, host: str, port: int, pin_hash: str | None,
-             pin: str | None = None, hint: str = "") -> tuple[Any, str]:
-    """The web display's server, and where to find it. Without a PIN hash a PIN is made (or
-    ``pin`` used) and shown."""
+             pin: str | None = None, hint: str = "", pin_file: Path | None = None
+             ) -> tuple[Any, str]:
+    """The web display's server, and where to find it. Without a PIN hash, the one kept in
+    ``pin_file`` is used; without that, a PIN is made (or ``pin`` used), its hash kept there
+    and the PIN written once to stderr (``admin PIN: 123456``)."""
     from table_ui.app import create_app
     from table_ui.app import server as web_server
-    from table_ui.security import hash_pin, random_pin
 
     note = ""
     if pin_hash is None:
-        pin = pin or random_pin()
-        pin_hash, note = hash_pin(pin), f" (PIN {pin}{': ' + hint if hint else ''})"
+        pin_hash, note = _kept_pin(pin_file, pin, hint)
     server = web_server(create_app(controller, admin_pin_hash=pin_hash, archive=archive),
                         host=host, port=port)
     url = f"http://{host}:{port}"
     return server, f"table display: {url}/   history: {url}/history   admin: {url}/admin{note}"
+
+
+def _kept_pin(pin_file: Path | None, pin: str | None, hint: str) -> tuple[str, str]:
+    """(hash, note): the PIN kept in ``pin_file``, or a new one kept there and said on stderr."""
+    from table_ui.security import hash_pin, random_pin
+
+    if pin is None and pin_file is not None:
+        try:
+            kept = pin_file.read_text(encoding="ascii").strip()
+        except (OSError, UnicodeDecodeError):
+            kept = ""
+        if kept.startswith("scrypt$") and kept.count("$") == 5:
+            return kept, " (the admin PIN as first printed; `cardtable admin-pin` makes a new one)"
+    keep = pin is None
+    pin = pin or random_pin()
+    hashed = hash_pin(pin)
+    if pin_file is not None and keep and (problem := _write_pin(pin_file, hashed)):
+        print(f"warning: {problem}; a new PIN is made at the next start", file=sys.stderr)
+    print(f"admin PIN: {pin}{' (' + hint + ')' if hint else ''}", file=sys.stderr, flush=True)
+    return hashed, " (PIN on stderr)"
+
+
+def _write_pin(pin_file: Path, hashed: str) -> str | None:
+    """Keep a PIN's hash (readable by its owner only); what went wrong, or None."""
+    try:
+        pin_file.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(pin_file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="ascii") as f:
+            f.write(hashed + "\n")
+    except OSError as exc:
+        return f"the admin PIN cannot be kept in {pin_file}: {exc.strerror or exc}"
+    return None
+
+
+def cmd_admin_pin(args: argparse.Namespace) -> int:
+    """A new admin PIN for this table's display, kept beside its log, printed once."""
+    from controller.log import default_path
+    from table_ui.security import hash_pin, random_pin
+
+    if args.db is not None and not Path(args.db).is_file():
+        return _error(f"no table log at {args.db} (run the table once first, or leave out --db "
+                      "for the data dir's)")
+    pin_file = Path(args.db or default_path()).parent / PIN_FILE
+    pin = random_pin()
+    if (problem := _write_pin(pin_file, hash_pin(pin))) is not None:
+        return _error(problem)
+    print(f"admin PIN: {pin}  (kept in {pin_file}; a running table takes it at its next start)")
+    return 0
 
 
 def _announce(what: str, where: str) -> None:
@@ -422,7 +478,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     if not args.no_web:
         pin_hash = os.environ.get("CARDTABLE_ADMIN_PIN_HASH")
         server, where = _display(controller, archive, args.host, args.port, pin_hash,
-                                 os.environ.get("CARDTABLE_ADMIN_PIN"))
+                                 os.environ.get("CARDTABLE_ADMIN_PIN"),
+                                 pin_file=game_log.path.parent / PIN_FILE)
     worker = threading.Thread(target=simulate, name="simulated table", daemon=True)
     _announce(f"simulated table replaying {bundle.path.name} ({bundle.game}), log {game_log.path}",
               where)
@@ -522,7 +579,7 @@ def cmd_run_live(args: argparse.Namespace) -> int:
     where = ""
     if not args.no_web:
         server, where = _display(controller, archive, host, port, cfg.web.admin_pin_hash,
-                                 hint="set [web] admin_pin_hash")
+                                 pin_file=game_log.path.parent / PIN_FILE)
     _announce(f"table {cfg.table.name!r}, log {game_log.path}", where)
     try:
         if server is not None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -32,6 +33,7 @@ from controller.log import LogError
 from engine.errors import EngineError
 from table_ui import i18n
 from table_ui.broadcast import Hub
+from table_ui.guard import HostGuard
 from table_ui.security import RateLimiter, Sessions, hash_pin, random_pin
 
 log = logging.getLogger("cardtable.table_ui")
@@ -141,6 +143,9 @@ def create_app(controller: Controller, *, admin_pin_hash: str | None = None,
 
     app = FastAPI(title="cardtable", version="1", lifespan=lifespan, docs_url=None,
                   redoc_url=None, openapi_url=OPENAPI_URL)
+    # requests for another host name (DNS rebinding) never reach the table (table_ui.guard)
+    app.add_middleware(HostGuard, extra_hosts=tuple(
+        os.environ.get("CARDTABLE_WEB_HOSTS", "").split(",")))
     app.state.controller = controller
     app.state.archive = archive  # controller.archive.FootageArchive: deal clips for /history
     app.state.hub = hub

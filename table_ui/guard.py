@@ -159,3 +159,52 @@ def guarded_protocol(max_connections: int, header_timeout: float = HEADER_TIMEOU
             super().connection_lost(exc)
 
     return GuardedH11Protocol
+
+
+def host_allowed(host: str, extra: frozenset[str] = frozenset()) -> bool:
+    """Whether a request's ``Host`` names this machine as a browser on the room's network would:
+    an IP address, a name without a dot (``localhost``, ``raspberrypi``), a ``.local`` (mDNS)
+    name, or one of ``extra``. DNS rebinding needs a name in a public domain the attacker
+    controls, which is none of these."""
+    import ipaddress
+
+    name = host.strip().lower()
+    if name.startswith("["):  # [v6]:port
+        name = name[1:].split("]", 1)[0]
+    elif name.count(":") == 1:
+        name = name.split(":", 1)[0]
+    if not name:
+        return False
+    try:
+        ipaddress.ip_address(name)
+        return True
+    except ValueError:
+        pass
+    return "." not in name or name.endswith(".local") or name in extra
+
+
+class HostGuard:
+    """ASGI middleware: HTTP requests and WebSockets whose ``Host`` is not this machine's (see
+    :func:`host_allowed`) are refused (400, or the socket closed), so a page on another site
+    cannot reach the table's API through DNS rebinding. Starlette's TrustedHostMiddleware takes
+    a list of names and cannot say "any IP address", which a TV on the room's network uses."""
+
+    def __init__(self, app: Any, extra_hosts: tuple[str, ...] = ()) -> None:
+        self.app = app
+        self.extra = frozenset(h.strip().lower() for h in extra_hosts if h.strip())
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] in ("http", "websocket"):
+            host = next((v.decode("latin-1") for k, v in scope.get("headers", [])
+                         if k == b"host"), "")
+            if not host_allowed(host, self.extra):
+                if scope["type"] == "websocket":
+                    await send({"type": "websocket.close", "code": 1008})
+                    return
+                body = b"this host name is not the table's\n"
+                await send({"type": "http.response.start", "status": 400,
+                            "headers": [(b"content-type", b"text/plain; charset=utf-8"),
+                                        (b"content-length", str(len(body)).encode())]})
+                await send({"type": "http.response.body", "body": body})
+                return
+        await self.app(scope, receive, send)
