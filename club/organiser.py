@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import functools
 import time
+import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
@@ -231,7 +232,7 @@ def clean_name(text: str, what: str = "name") -> str:
         raise ClubError("name-empty", what=what)
     if len(name) > NAME_MAX:
         raise ClubError("name-long", what=what, max=NAME_MAX)
-    if any(ord(c) < 32 for c in name):
+    if any(unicodedata.category(c)[0] == "C" for c in name):  # escapes, bidi overrides
         raise ClubError("name-control", what=what)
     return name
 

@@ -293,11 +293,13 @@ def _announce(what: str, where: str) -> None:
 
 
 def _lock_table(db: Path) -> Any:
-    """One ``cardtable run`` per table log: two would interleave their games in one file."""
+    """One ``cardtable run`` per table log: two would interleave their games in one file. The
+    lock sits beside the log's real file, whatever path (a symlink) named it."""
     import fcntl
 
     from controller.log import LogError
 
+    db = Path(db).resolve()  # the file itself: a symlink or another path to it is the same log
     handle = open(db.with_name(db.name + ".lock"), "a+")  # noqa: SIM115 - held for the run
     try:
         fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -316,8 +318,13 @@ def _lock_table(db: Path) -> Any:
 
 def _names(text: str) -> list[str]:
     """``--names``: comma-separated, each 1-40 characters."""
-    names = [" ".join(n.split()) for n in text.split(",")]
-    if not all(0 < len(n) <= 40 for n in names):
+    from controller.core import BadNames, clean_names
+
+    try:
+        names = clean_names(text.split(","))
+    except BadNames as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    if not all(names):
         raise argparse.ArgumentTypeError("names are 1-40 characters each, separated by commas")
     return names
 

@@ -45,6 +45,32 @@ RETRY_HELD_S = 2.0  # s between tries at the log while inputs wait
 AnyInput = ShoeCard | Placed | Removed | CameraNote | Button | Admin
 
 
+NAME_MAX = 40
+
+
+class BadNames(EngineError):
+    """A player's name that is not plain text (control characters) or is too long."""
+
+    rule = "bad-names"
+
+
+def clean_names(names: list[str]) -> list[str]:
+    """Players' names as text: spaces collapsed; refused (``BadNames``) with a control or
+    format character (a terminal escape, a line break, a bidi override) or past ``NAME_MAX``."""
+    import unicodedata
+
+    out = []
+    for name in names:
+        text = str(name)
+        if any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn") for c in text):
+            raise BadNames(f"the name {text!r} has control characters: names are plain text")
+        text = " ".join(text.split())
+        if len(text) > NAME_MAX:
+            raise BadNames(f"the name {text[:20]!r}… is longer than {NAME_MAX} characters")
+        out.append(text)
+    return out
+
+
 RESULT_CONFIRMED = "result-confirmed"  # a seat's confirm button after the game (club.store)
 
 
@@ -269,11 +295,13 @@ class Controller:
     # ------------------------------------------------------------------ games
     def new_game(self, game: str, options: dict[str, Any] | None = None,
                  names: list[str] | None = None) -> int:
-        """Start a game; an unfinished one is abandoned (it stays in the history)."""
+        """Start a game; an unfinished one is abandoned (it stays in the history). Names are
+        text: a name with control characters, or longer than ``NAME_MAX``, is refused
+        (``BadNames``) and nothing changes."""
         with self._lock:
             cls = game_class(game)  # raises UnknownGameError
             g = cls(options or {})  # raises SettingsError
-            names = list(names or [])[: cls.num_seats]
+            names = clean_names(list(names or [])[: cls.num_seats])
             names += [f"{i + 1}" for i in range(len(names), cls.num_seats)]
             opts = g.settings.changed()
             try:

@@ -41,7 +41,7 @@ from engine.game import Game
 from engine.registry import game_class
 from engine.view import table_view
 from vision.footage import FACE_DOWN, FPS, make_clip
-from vision.profile import DeckProfile, ProfileError
+from vision.profile import DeckProfile, read_profile
 from vision.table.faces import Faces, FacesError, build_faces, read_faces, save_faces
 from vision.table.footage import FRAME_H as TABLE_FRAME_H
 from vision.table.footage import FRAME_W as TABLE_FRAME_W
@@ -103,10 +103,7 @@ class Bundle:
         path = self.path / "deck.json"
         if not path.is_file():
             path = self.path.parent / "deck.json"
-        try:
-            return DeckProfile.model_validate_json(path.read_bytes())
-        except (OSError, ValueError) as exc:
-            raise ProfileError(f"deck profile of bundle {self.path} is unreadable: {exc}") from exc
+        return read_profile(path)
 
     def new_game(self) -> Game:
         return game_class(self.game)(self.options)
@@ -231,11 +228,22 @@ def _clip_times(path: Path, camera: str) -> list[float]:
     return times
 
 
+TRUNCATED_SLACK = 2  # frames a clip may lack against its timestamps (an encoder's last ones)
+
+
 def timed_frames(video: Path, times: list[float] | None = None,
                  fps: float = FPS) -> Iterator[tuple[float, np.ndarray]]:
-    """(timestamp, frame) pairs of a clip: from its timestamps file, else frame / fps."""
+    """(timestamp, frame) pairs of a clip: from its timestamps file, else frame / fps. A clip
+    that ends well before its timestamps do (a truncated file) is a VideoError, not a short
+    game: more than ``TRUNCATED_SLACK`` frames missing."""
+    n = -1
     for n, frame in enumerate(video_frames(video)):
         yield (times[n] if times is not None and n < len(times) else n / fps), frame
+    if times is not None and len(times) - (n + 1) > TRUNCATED_SLACK:
+        from vision.video import VideoError
+
+        raise VideoError(f"video {video} ends after {n + 1} of the {len(times)} frames its "
+                         "timestamps list: the file is cut short")
 
 
 # ------------------------------------------------------------------------------- recording

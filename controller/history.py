@@ -202,7 +202,7 @@ def print_status(out: dict[str, Any], path: Path) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    console = Console()
+    console = Console(markup=False, highlight=False)  # names and messages are text, not markup
     view = out["view"]
     if view is None:
         console.print(f"No game in the table log yet ({path}, seq {out['seq']}).")
@@ -211,7 +211,8 @@ def print_status(out: dict[str, Any], path: Path) -> None:
                   show_header=False, title_justify="left")
     table.add_column(style="bold")
     table.add_column()
-    table.add_row("players", ", ".join(f"{i}: {n}" for i, n in enumerate(out["names"])))
+    table.add_row("players", ", ".join(f"{i}: {printable(n)}"
+                                       for i, n in enumerate(out["names"])))
     table.add_row("started", _when(out["started"]) + (f", ended {_when(out['ended'])}"
                                                      if out["ended"] else ""))
     phase = view["phase"] + (f", deal {view['deal']}" if view["deal"] is not None else "")
@@ -245,6 +246,14 @@ def print_status(out: dict[str, Any], path: Path) -> None:
     console.print(table)
 
 
+def printable(text: str) -> str:
+    """``text`` for a terminal: control and format characters (escape sequences, line breaks,
+    bidi overrides) shown as their code, never sent raw."""
+    import unicodedata
+
+    return "".join(c if unicodedata.category(c)[0] != "C" else f"\\u{ord(c):04x}" for c in text)
+
+
 # ---------------------------------------------------------------------------------- history
 def _summary(log: GameLog, row: GameRow) -> dict[str, Any]:
     return {"id": row.id, "game": row.game, "names": list(row.names), "options": row.options,
@@ -259,7 +268,12 @@ def cmd_list(args: argparse.Namespace) -> int:
             rows = log.games()
             games = []
             for row in rows:
-                game = replay(log, row)
+                try:  # one game that cannot be replayed does not hide the others
+                    game = replay(log, row)
+                except EngineError as exc:
+                    games.append({**_summary(log, row), "events": None, "sides": [],
+                                  "totals": [], "result": f"cannot be replayed: {exc}"})
+                    continue
                 sheet = game.score_sheet()
                 games.append({**_summary(log, row), "events": len(game.raw_log),
                               "sides": list(sheet.sides), "totals": list(sheet.totals),
@@ -279,9 +293,10 @@ def cmd_list(args: argparse.Namespace) -> int:
     for column in ("id", "game", "players", "started", "status", "events", "totals"):
         table.add_column(column, justify="right" if column in ("id", "events") else "left")
     for g in games:
-        table.add_row(str(g["id"]), g["game"], ", ".join(g["names"]), _when(g["started"]),
-                      g["status"], str(g["events"]), " : ".join(str(t) for t in g["totals"]))
-    Console().print(table)
+        table.add_row(str(g["id"]), g["game"], printable(", ".join(g["names"])), _when(g["started"]),
+                      g["status"], "—" if g["events"] is None else str(g["events"]),
+                      " : ".join(str(t) for t in g["totals"]) or printable(g["result"]))
+    Console(markup=False, highlight=False).print(table)
     return 0
 
 
@@ -297,7 +312,8 @@ def cmd_show(args: argparse.Namespace) -> int:
     finally:
         log.close()
     if not args.json:
-        print(f"game {row.id}: {', '.join(row.names)} — {row.status}, started {_when(row.started)}")
+        print(f"game {row.id}: {printable(', '.join(row.names))} — {row.status}, "
+              f"started {_when(row.started)}")
     print_sheet(game.score_sheet(), as_json=args.json)
     return 0
 

@@ -137,7 +137,15 @@ class GameLog:
                 self._db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True,
                                            check_same_thread=False, timeout=5)
             else:
+                if self.path.is_file() and self.path.stat().st_size == 0:
+                    # an empty file is a log that lost everything, not a new one: say so
+                    raise LogError(f"table log {self.path} is an empty file (0 bytes), not a "
+                                   "table log; move it away to start a new log")
                 self.path.parent.mkdir(parents=True, exist_ok=True)
+                if not os.access(self.path.parent, os.W_OK) and not self.path.exists():
+                    raise LogError(f"cannot make the table log {self.path}: the folder "
+                                   f"{self.path.parent} is read-only (give another --db, or "
+                                   "CARDTABLE_DATA_DIR)")
                 self._db = sqlite3.connect(self.path, check_same_thread=False, timeout=5,
                                            isolation_level=None)
                 # Refuse a file from a newer program before changing anything in it (WAL mode

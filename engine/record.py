@@ -34,7 +34,8 @@ class Record:
 def dumps(game: Game, meta: dict[str, str] | None = None) -> str:
     lines = [f"{MAGIC} {VERSION}", f"game {game.name}"]
     lines += [f"option {k}={v}" for k, v in game.settings.changed().items()]
-    lines += [f"meta {k}={v}" for k, v in (meta or {}).items()]
+    # a meta value is one line: a line break in it would become a line of its own (an option)
+    lines += [f"meta {k}={' '.join(str(v).split())}" for k, v in (meta or {}).items()]
     lines += [str(e) for e in game.raw_log]
     return "\n".join(lines) + "\n"
 

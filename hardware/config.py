@@ -139,10 +139,30 @@ class WebConfig(_Strict):
     @field_validator("admin_pin_hash")
     @classmethod
     def _hash(cls, v: str | None) -> str | None:
-        if v is not None and not re.fullmatch(r"scrypt\$\d+\$\d+\$\d+\$[0-9a-f]+\$[0-9a-f]+", v):
-            raise ValueError("not a PIN hash (scrypt$N$r$p$salt$hash, from "
-                             "table_ui.security.hash_pin)")
+        if v is not None and (problem := pin_hash_problem(v)) is not None:
+            raise ValueError(f"not a PIN hash ({problem}; make one with `cardtable admin-pin` "
+                             "or table_ui.security.hash_pin)")
         return v
+
+
+def pin_hash_problem(value: str) -> str | None:
+    """What is wrong with a PIN hash string, or None: ``scrypt$N$r$p$salt$hash`` with N a
+    power of two from 2^12 to 2^16, r 1-16, p 1-4, a salt of 16-64 bytes and a 32-byte hash,
+    in lower-case hex (a shorter hash is guessed in a few hundred tries; a larger N needs more
+    memory than scrypt is allowed, so no PIN would ever match)."""
+    m = re.fullmatch(r"scrypt\$(\d{1,7})\$(\d{1,3})\$(\d{1,3})\$([0-9a-f]+)\$([0-9a-f]+)", value)
+    if m is None:
+        return "scrypt$N$r$p$salt$hash"
+    n, r, p = (int(g) for g in m.group(1, 2, 3))
+    if n not in {2**k for k in range(12, 17)}:
+        return f"N={n}: a power of two from 4096 to 65536"
+    if not (1 <= r <= 16 and 1 <= p <= 4):
+        return f"r={r}, p={p}: r 1-16, p 1-4"
+    if not (32 <= len(m.group(4)) <= 128 and len(m.group(4)) % 2 == 0):
+        return "the salt is 16-64 bytes in hex"
+    if len(m.group(5)) != 64:
+        return "the hash is 32 bytes (64 hex digits)"
+    return None
 
 
 class ClubConfig(_Strict):
@@ -254,6 +274,9 @@ def parse_config(text: str, source: str = "table.toml") -> TableConfig:
     """A TableConfig from TOML text; ConfigError with ``source:line: key: problem`` lines."""
     try:
         data = tomllib.loads(text)
+    except RecursionError:
+        raise ConfigError([f"{source}: nested too deep (tables or arrays inside each other "
+                           "hundreds of times): not a table config"]) from None
     except tomllib.TOMLDecodeError as exc:
         m = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
         where = f"{source}:{m.group(1)}" if m else source

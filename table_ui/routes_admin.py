@@ -58,7 +58,8 @@ class NewGameBody(_Body):
                       json_schema_extra={"enum": list(available_games())})
     options: dict[Annotated[str, Field(max_length=40)], OptionValue] = Field(
         default_factory=dict, max_length=40)
-    names: list[Annotated[str, Field(max_length=40)]] = Field(default_factory=list, max_length=8)
+    names: list[Annotated[str, Field(max_length=40, pattern=r"^[^\x00-\x1f\x7f]*$")]] = Field(
+        default_factory=list, max_length=8)
 
 
 class ConfirmBody(_Body):

@@ -40,7 +40,8 @@ def verify_pin(pin: str, stored: str) -> bool:
     most ``PIN_CHECKS_AT_ONCE`` hashes run at a time (each takes 16 MiB)."""
     try:
         scheme, n, r, p, salt_hex, hash_hex = stored.split("$")
-        if scheme != "scrypt":
+        # a short hash is guessed in a few hundred tries; a huge N can never be computed
+        if scheme != "scrypt" or len(hash_hex) != 64 or not 2**10 <= int(n) <= 2**16:
             return False
         with _PIN_CHECKS:
             digest = hashlib.scrypt(pin.encode(), salt=bytes.fromhex(salt_hex), n=int(n),

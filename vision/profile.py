@@ -240,12 +240,18 @@ def load_profile(name: str) -> DeckProfile:
     if not path.is_file():
         known = ", ".join(list_profiles()) or "none yet (use `cardtable deck teach`)"
         raise ProfileError(f"no deck profile called {name!r}; known decks: {known}")
+    return read_profile(path)
+
+
+def read_profile(path: Path) -> DeckProfile:
+    """A profile file, or ProfileError in one line saying what is wrong with it (never the
+    file's bytes)."""
     try:
         return DeckProfile.model_validate_json(path.read_bytes())
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first.get("loc", ())) or "file"
         raise ProfileError(f"deck profile {path} is corrupt ({where}: {first['msg']}); "
-                           f"teach the deck again") from exc
-    except (OSError, ValueError) as exc:
-        raise ProfileError(f"deck profile {path} is unreadable: {exc}") from exc
+                           f"teach the deck again") from None
+    except OSError as exc:
+        raise ProfileError(f"deck profile {path} is unreadable: {exc.strerror or exc}") from None
