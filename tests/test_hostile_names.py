@@ -98,7 +98,7 @@ def test_a_game_that_cannot_be_replayed_hides_no_other(tmp_path: Path) -> None:
     log = GameLog(db)
     bad, _ = log.new_game("durak2", {}, ["A", "B"])
     log.append(bad, [NewEntry("event", {"event": "0 frobnicate"})], finish="abandoned")
-    good, _ = log.new_game("belot2", {}, ["C", "D"])
+    log.new_game("belot2", {}, ["C", "D"])
     log.close()
     run = cli(db, "history", "list")
     assert run.returncode == 0, run.stderr
