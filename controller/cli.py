@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import logging
 import os
 import signal
@@ -82,6 +83,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="progress bar on stderr")
     p.add_argument("--db", type=Path, help="keep the replay's table log in this SQLite file "
                    "(default: thrown away); `cardtable status --db` and `history` read it")
+    p.add_argument("--check", action="store_true", help="compare the replay with the recorded "
+                   "game (a folder of recordings: each); exit 1 when anything differs")
     p.set_defaults(func=cmd_replay)
 
 
@@ -157,6 +160,35 @@ def _loose_clip(clip: Path, link: Path) -> list[float]:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     from cardtable.engine_commands import print_sheet
+
+    if args.check and args.bundle is not None and args.bundle.is_dir() \
+            and not (args.bundle / "game.json").is_file():
+        return _check_folder(args)
+    try:
+        bundle = _replay_bundle(args)
+    except BundleError as exc:
+        return _error(str(exc))
+    if args.db is not None and args.db.exists():
+        return _error(f"{args.db} exists; the replay's log goes to a new file")
+    if args.check and (problem := _truth_problem(bundle)) is not None:
+        return _error(problem)  # before the (long) replay
+    played = _play(bundle, args.db, args.progress, alerts=not args.check)
+    if isinstance(played, str):
+        return _error(played)
+    if args.check:
+        try:
+            return _print_checks([_check(bundle, played)], args.json)
+        except BundleError as exc:
+            return _error(str(exc))
+    print_sheet(played.score_sheet(), as_json=args.json)
+    if not played.is_over:
+        print("note: the recording ends before the game does", file=sys.stderr)
+    return 0
+
+
+def _play(bundle: Bundle, db: Path | None, progress: bool, alerts: bool = True) -> Any:
+    """The game the controller makes of a recording replayed at full speed (its log in ``db``,
+    else thrown away), or what went wrong (a string)."""
     from controller.core import Controller
     from controller.log import GameLog, LogError
     from controller.table import SimulatedTable
@@ -164,49 +196,103 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from vision.video import VideoError
 
     try:
-        bundle = _replay_bundle(args)
         bundle.profile()
         if bundle.table is not None:
             bundle.faces()
     except (BundleError, ProfileError) as exc:
-        return _error(str(exc))
-    if args.db is not None and args.db.exists():
-        return _error(f"{args.db} exists; the replay's log goes to a new file")
+        return str(exc)
     with tempfile.TemporaryDirectory(prefix="cardtable-replay-db-") as tmp:
         try:
-            controller = Controller(GameLog(args.db or Path(tmp) / "replay.sqlite"))
+            controller = Controller(GameLog(db or Path(tmp) / "replay.sqlite"))
         except (OSError, LogError) as exc:
-            return _error(f"cannot write the replay's log {args.db}: {exc}")
+            return f"cannot write the replay's log {db}: {exc}"
         bar = None
-        if args.progress:
+        if progress:
             from tqdm import tqdm
 
             from vision.video import frame_count
 
             with contextlib.suppress(VideoError):
                 total = frame_count(bundle.shoe) + len(bundle.table_times)
-                bar = tqdm(total=total or None, unit="frame", desc="replaying",
+                bar = tqdm(total=total or None, unit="frame", desc=f"replaying {bundle.path.name}",
                            leave=False, file=sys.stderr)
         table = SimulatedTable(controller, bundle, speed=0,
                                progress=(bar.update if bar is not None else None))
         try:
             table.play(resume=False)
         except VideoError as exc:
-            return _error(str(exc))
+            return str(exc)
         finally:
             if bar is not None:
                 bar.close()
         game = controller.game
         assert game is not None
-        for seq_alert in controller.log.entries(controller.game_id, kinds=("alert",)):
-            body = seq_alert.body
-            if body.get("level") in ("warning", "error", "illegal"):
-                print(f"alert [{body['rule']}] {body['message']}", file=sys.stderr)
-        print_sheet(game.score_sheet(), as_json=args.json)
-        if not game.is_over:
-            print("note: the recording ends before the game does", file=sys.stderr)
+        if alerts:
+            for seq_alert in controller.log.entries(controller.game_id, kinds=("alert",)):
+                body = seq_alert.body
+                if body.get("level") in ("warning", "error", "illegal"):
+                    print(f"alert [{body['rule']}] {body['message']}", file=sys.stderr)
         controller.log.close()
-    return 0
+    return game
+
+
+def _check(bundle: Bundle, game: Any) -> Any:
+    """The replay against the recording's truth; BundleError when the truth is unplayable."""
+    from controller.check import CheckError, check_game
+
+    try:
+        return check_game(bundle.path.name, bundle.game, bundle.options, bundle.events, game)
+    except CheckError as exc:
+        raise BundleError(str(exc)) from None
+
+
+def _truth_problem(bundle: Bundle) -> str | None:
+    """Why the recording's own game cannot be replayed, or None."""
+    from engine.errors import EngineError
+    from engine.registry import game_class
+
+    try:
+        game_class(bundle.game).replay(bundle.events, bundle.options)
+    except (EngineError, ValueError) as exc:
+        return (f"{bundle.path.name}: the recorded game (game.json's events) cannot be "
+                f"replayed: {exc}")
+    return None
+
+
+def _check_folder(args: argparse.Namespace) -> int:
+    """Every recording in a folder (its subfolders with a game.json), replayed and checked."""
+    folders = sorted(p.parent for p in args.bundle.glob("*/game.json"))
+    if not folders:
+        return _error(f"{args.bundle} holds no recording (no game.json in it or its folders)")
+    reports: list[Any] = []
+    for folder in folders:
+        try:
+            bundle = load_bundle(folder)
+        except BundleError as exc:
+            return _error(str(exc))
+        if (problem := _truth_problem(bundle)) is not None:
+            return _error(problem)
+        played = _play(bundle, None, args.progress, alerts=False)
+        if isinstance(played, str):
+            return _error(f"{folder.name}: {played}")
+        try:
+            reports.append(_check(bundle, played))
+        except BundleError as exc:
+            return _error(str(exc))
+    return _print_checks(reports, args.json)
+
+
+def _print_checks(reports: list[Any], as_json: bool) -> int:
+    """The reports (and, for several, a summary); exit 1 when any recording differs."""
+    if as_json:
+        print(json.dumps([r.to_json() for r in reports], ensure_ascii=False, indent=2))
+    else:
+        for r in reports:
+            print("\n".join(r.lines()))
+        if len(reports) > 1:
+            same = sum(r.ok for r in reports)
+            print(f"{same} of {len(reports)} recordings replay as recorded")
+    return 0 if all(r.ok for r in reports) else 1
 
 
 # ------------------------------------------------------------------------------ run
