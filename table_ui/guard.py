@@ -68,7 +68,8 @@ def max_connections_for_this_process(limit: int = MAX_CONNECTIONS) -> int:
 class RepeatFilter(logging.Filter):
     """Lets a log record through the first time; the same record again (logger, level,
     message, exception type) within ``window`` seconds is counted instead, and the count is
-    added to the next one let through."""
+    added to the next one let through. An OSError's traceback (out of files, a full disk: the
+    machine's state, not a bug) becomes one line."""
 
     def __init__(self, window: float = REPEAT_WINDOW_S) -> None:
         super().__init__()
@@ -89,6 +90,10 @@ class RepeatFilter(logging.Filter):
             self._seen[key] = [now, 0]
             if len(self._seen) > 1000:
                 self._seen = {k: v for k, v in self._seen.items() if now - v[0] < self.window}
+        error = record.exc_info[1] if record.exc_info else None
+        if isinstance(error, OSError):  # the machine's state (files, disk), not a bug: one line
+            record.msg, record.args = f"{record.getMessage()}: {error}", ()
+            record.exc_info, record.exc_text = None, None
         if repeats:
             record.msg = f"{record.msg} (and {repeats} more like it in the last " \
                          f"{self.window:.0f} s)"

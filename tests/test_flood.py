@@ -167,3 +167,37 @@ def test_the_guard_closes_slow_headers_and_connections_past_the_bound() -> None:
             assert [c.get("/").status_code for _ in range(3)] == [200] * 3
     finally:
         srv.should_exit = True
+
+
+def test_a_repeated_error_is_written_once_then_counted() -> None:
+    """asyncio logs a failed accept() with its traceback every time; the table writes it once,
+    as one line (an OSError is the machine's state, not a bug), and counts the repeats."""
+    import io
+    import logging
+
+    from table_ui.guard import RepeatFilter
+
+    out = io.StringIO()
+    handler = logging.StreamHandler(out)
+    rf = RepeatFilter(window=60.0)
+    handler.addFilter(rf)
+    logger = logging.getLogger("test.flood.repeat")
+    logger.addHandler(handler)
+    logger.propagate = False
+    try:
+        for _ in range(50):
+            try:
+                raise OSError(24, "Too many open files")
+            except OSError:
+                logger.error("socket.accept() out of system resource", exc_info=True)
+        text = out.getvalue()
+        assert text.count("out of system resource") == 1 and "Traceback" not in text
+        assert "Too many open files" in text
+        rf.window = 0.0  # the window over: the next one says how many were held back
+        try:
+            raise OSError(24, "Too many open files")
+        except OSError:
+            logger.error("socket.accept() out of system resource", exc_info=True)
+        assert "(and 49 more like it" in out.getvalue()
+    finally:
+        logger.removeHandler(handler)
