@@ -440,10 +440,13 @@ class Organiser:
             return None if game is None else self._result(s, game)
 
     def results(self, since: float | None = None, until: float | None = None,
-                game: str | None = None) -> list[Result]:
-        """Every game's result, oldest first (started in [since, until), of one game)."""
+                game: str | None = None, ids: Sequence[int] | None = None) -> list[Result]:
+        """Every game's result, oldest first (started in [since, until), of one game, of the
+        games ``ids``)."""
         with self._read() as s:
             q = select(GameRow)
+            if ids is not None:
+                q = q.where(GameRow.id.in_(list(ids)))
             if since is not None:
                 q = q.where(GameRow.started >= since)
             if until is not None:

@@ -39,6 +39,21 @@ def page(title: str, body: str, lang: str, club: str, *, admin: bool = False) ->
             f'{nav}<p class="muted">{esc(head)}</p><h1>{esc(title)}</h1>{body}</div></body></html>')
 
 
+def half_points(score: float) -> str:
+    """A score in whole and half points: 2, 1½, ½."""
+    whole = int(score)
+    if score - whole:
+        return f"{whole}½" if whole else "½"
+    return str(whole)
+
+
+def player_link(name: str, lang: str) -> str:
+    """A player's name, linked to their page."""
+    from urllib.parse import quote
+
+    return f'<a href="{esc(href("/players/" + quote(name, safe=""), lang))}">{esc(name)}</a>'
+
+
 def csrf_field(token: str) -> str:
     return f'<input type="hidden" name="csrf" value="{esc(token)}">'
 

@@ -27,7 +27,7 @@ from club.i18n import DEFAULT_LANG, texts
 from club.models import EveningRow
 from club.organiser import Organiser, Result
 from club.ratings import chart_svg, rate
-from club.render import esc, href, page, results_table
+from club.render import esc, half_points, href, page, player_link, results_table
 from club.standings import Line, month_span, season_span, standings
 
 router = APIRouter()
@@ -149,10 +149,10 @@ def standings_page(request: Request, store: St, session: Admin, lang: Lang = DEF
         body += f'<p class="muted">{esc(t["no_standings"])}</p>'
     for name, lines in tables.items():
         rows = "".join(
-            f"<tr><td class='num'>{n}</td><td>{_player_link(x.name, lang)}</td>"
+            f"<tr><td class='num'>{n}</td><td>{player_link(x.name, lang)}</td>"
             f"<td class='num'>{x.played}</td><td class='num'>{x.won}</td>"
             f"<td class='num'>{x.drawn}</td><td class='num'>{x.lost}</td>"
-            f"<td class='num'><b>{_half(x.score)}</b></td><td class='num'>{x.points}</td>"
+            f"<td class='num'><b>{half_points(x.score)}</b></td><td class='num'>{x.points}</td>"
             f"<td class='hide-narrow'>{esc(t['provisional']) if x.provisional else ''}</td>"
             "</tr>" for n, x in enumerate(lines, 1))
         body += (f"<section class='box'><h2>{esc(t.get(name, name))}</h2><table><thead><tr>"
@@ -201,7 +201,7 @@ def ratings_page(request: Request, store: St, session: Admin, lang: Lang = DEFAU
         body += f'<p class="muted">{esc(t["no_ratings"])}</p>'
     for name, ratings in tables.items():
         rows = "".join(
-            f"<tr><td class='num'>{n}</td><td>{_player_link(r.name, lang)}</td>"
+            f"<tr><td class='num'>{n}</td><td>{player_link(r.name, lang)}</td>"
             f"<td class='num'><b>{r.ordinal:.1f}</b></td><td class='num'>{r.mu:.1f}</td>"
             f"<td class='num'>{r.sigma:.2f}</td><td class='num'>{r.games}</td></tr>"
             for n, r in enumerate(ratings, 1))
@@ -218,7 +218,7 @@ def ratings_page(request: Request, store: St, session: Admin, lang: Lang = DEFAU
 def register_page(request: Request, store: St, session: Admin, lang: Lang = DEFAULT_LANG
                   ) -> str:
     t = texts(lang)
-    rows = "".join(f"<tr{'' if p.active else ' class=muted'}><td>{_player_link(p.name, lang)}"
+    rows = "".join(f"<tr{'' if p.active else ' class=muted'}><td>{player_link(p.name, lang)}"
                    f"</td><td>{esc(p.nickname or '')}</td>"
                    f"<td>{'' if p.active else esc(t['retired'])}</td></tr>"
                    for p in store.organiser.players())
@@ -257,19 +257,6 @@ def player_page(name: str, request: Request, store: St, session: Admin,
     return page(title, body, lang, request.app.state.club_name, admin=session is not None)
 
 
-def _player_link(name: str, lang: str) -> str:
-    from urllib.parse import quote
-
-    return f'<a href="{esc(href("/players/" + quote(name, safe=""), lang))}">{esc(name)}</a>'
-
-
-def _half(score: float) -> str:
-    whole = int(score)
-    if score - whole:
-        return f"{whole}½" if whole else "½"
-    return str(whole)
-
-
 @router.get("/evenings/{evening_id}/sheet", response_class=HTMLResponse)
 def evening_sheet(evening_id: int, request: Request, store: St, session: Admin,
                   lang: Lang = DEFAULT_LANG) -> HTMLResponse:
@@ -289,7 +276,7 @@ def evening_sheet(evening_id: int, request: Request, store: St, session: Admin,
             "</p>")
     for name, lines in tables.items():
         rows = "".join(f"<tr><td class='num'>{n}</td><td>{esc(x.name)}</td>"
-                       f"<td class='num'>{x.played}</td><td class='num'>{_half(x.score)}</td>"
+                       f"<td class='num'>{x.played}</td><td class='num'>{half_points(x.score)}</td>"
                        f"<td class='num'>{x.points}</td></tr>" for n, x in enumerate(lines, 1))
         body += (f"<section class='box'><h2>{esc(t.get(name, name))}</h2><table><thead><tr>"
                  f"<th class='num'>#</th><th>{esc(t['player'])}</th>"

@@ -16,7 +16,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from club.deps import Admin, Lang, LangForm, St, checked, refuse
 from club.i18n import DEFAULT_LANG, texts
 from club.organiser import ClubError
-from club.render import csrf_field, esc, href, notice, page
+from club.render import csrf_field, esc, half_points, href, notice, page
 from club.routes_standings import hidden, period_of
 from club.store import Store
 from club.tournament import TournamentView
@@ -24,13 +24,6 @@ from table_ui.security import Session
 
 router = APIRouter()
 SWISS_GAMES = ("belot2", "durak2", "terz", "bazar")
-
-
-def _half(v: float) -> str:
-    whole = int(v)
-    if v - whole:
-        return f"{whole}½" if whole else "½"
-    return str(whole)
 
 
 @router.get("/tournament", response_class=HTMLResponse)
@@ -80,7 +73,7 @@ def tournament_html(view: TournamentView, lang: str, rounds: list[int] | None = 
                 rows.append(f"<tr><td>{esc(p.table or '')}</td><td>{esc(p.first)}</td>"
                             f"<td>{esc(p.second)}</td><td></td></tr>")
                 continue
-            result = (f"{_half(p.points[0])} – {_half(p.points[1])}" if p.points is not None
+            result = (f"{half_points(p.points[0])} – {half_points(p.points[1])}" if p.points is not None
                       else t["state_playing"] if p.game_id else
                       t["sent_to_table"] if p.sent else t["waiting_send"])
             if p.game_id:  # the result opens the game's score sheet and record
@@ -123,7 +116,7 @@ def standings_html(view: TournamentView, lang: str) -> str:
     t = texts(lang)
     rows = "".join(
         f"<tr><td class='num'>{n}</td><td>{esc(view.entrants[s.entrant])}</td>"
-        f"<td class='num'><b>{_half(s.score)}</b></td><td class='num'>{_half(s.buchholz)}</td>"
+        f"<td class='num'><b>{half_points(s.score)}</b></td><td class='num'>{half_points(s.buchholz)}</td>"
         f"<td class='num hide-narrow'>{s.sonneborn_berger:g}</td>"
         f"<td class='num hide-narrow'>{s.points}</td></tr>"
         for n, s in enumerate(view.table, 1))

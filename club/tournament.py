@@ -245,7 +245,7 @@ class Tournaments:
 
     def _view(self, loaded: _Loaded) -> TournamentView:
         game_ids = [p.game_id for p in loaded.pairings if p.game_id is not None]
-        results = {r.game_id: r for r in self._organiser.results() if r.game_id in game_ids}
+        results = {r.game_id: r for r in self._organiser.results(ids=game_ids)}
         pairings = []
         for p in loaded.pairings:
             r = results.get(p.game_id) if p.game_id is not None else None

@@ -21,7 +21,6 @@ import os
 import time
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
@@ -34,7 +33,16 @@ from club.deps import Admin, Lang, St
 from club.i18n import DEFAULT_LANG, texts
 from club.models import GameRow, TableRow
 from club.organiser import Result
-from club.render import esc, href, notice, page, results_table, score, state_html
+from club.render import (
+    esc,
+    href,
+    notice,
+    page,
+    player_link,
+    results_table,
+    score,
+    state_html,
+)
 from club.routes_admin import result_forms
 from club.routes_admin import router as admin_router
 from club.routes_standings import router as standings_router
@@ -270,8 +278,7 @@ def room_rows(store: Store, lang: str) -> str:
             out.append(f"<tr><td>{esc(table.name)}</td><td>{link}</td>"
                        f'<td colspan="5" class="muted">{esc(t["no_game"])}</td></tr>')
             continue
-        players = ", ".join(f'<a href="{esc(href("/players/" + quote(n, safe=""), lang))}">'
-                            f"{esc(n)}</a>" for n in game.names or [])
+        players = ", ".join(player_link(n, lang) for n in game.names or [])
         if game.status == "abandoned":
             turn = esc(t["abandoned"])
         elif game.status != "active" or game.finished:

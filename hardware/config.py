@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from engine.registry import GAMES
 from firmware_bridge.config import PanelConfig
 from hardware.gpio import DEFAULT_BUTTONS, DEFAULT_LEDS
+from table_ui.security import pin_hash_problem
 
 BCM_PINS = range(0, 28)
 DEFAULT_DATA_DIR = "/var/lib/cardtable"
@@ -143,26 +144,6 @@ class WebConfig(_Strict):
             raise ValueError(f"not a PIN hash ({problem}; make one with `cardtable admin-pin` "
                              "or table_ui.security.hash_pin)")
         return v
-
-
-def pin_hash_problem(value: str) -> str | None:
-    """What is wrong with a PIN hash string, or None: ``scrypt$N$r$p$salt$hash`` with N a
-    power of two from 2^12 to 2^16, r 1-16, p 1-4, a salt of 16-64 bytes and a 32-byte hash,
-    in lower-case hex (a shorter hash is guessed in a few hundred tries; a larger N needs more
-    memory than scrypt is allowed, so no PIN would ever match)."""
-    m = re.fullmatch(r"scrypt\$(\d{1,7})\$(\d{1,3})\$(\d{1,3})\$([0-9a-f]+)\$([0-9a-f]+)", value)
-    if m is None:
-        return "scrypt$N$r$p$salt$hash"
-    n, r, p = (int(g) for g in m.group(1, 2, 3))
-    if n not in {2**k for k in range(12, 17)}:
-        return f"N={n}: a power of two from 4096 to 65536"
-    if not (1 <= r <= 16 and 1 <= p <= 4):
-        return f"r={r}, p={p}: r 1-16, p 1-4"
-    if not (32 <= len(m.group(4)) <= 128 and len(m.group(4)) % 2 == 0):
-        return "the salt is 16-64 bytes in hex"
-    if len(m.group(5)) != 64:
-        return "the hash is 32 bytes (64 hex digits)"
-    return None
 
 
 class ClubConfig(_Strict):
