@@ -360,10 +360,9 @@ class PanelPort:
         if new_boot:
             self.link.reset_rx()  # the panel's sequence numbers start over
         first = not self._hello.is_set()
-        changed = not first and previous is not None and previous.panel_id != info.panel_id
         if first:
             self.seat = self.bridge._claim_seat(self, info.panel_id)
-        elif changed:
+        elif previous is not None and previous.panel_id != info.panel_id:
             # A panel does not change its id on a live line (a swapped board means an unplug,
             # so a fresh connection). Whatever says this, it is not trusted with any seat: its
             # presses carry seat=None until the line reconnects, and the table is told.
@@ -643,13 +642,13 @@ class PanelBridge:
                     "seat=None [unknown_panel=%d]", panel_id, port.path,
                     self._counters["unknown_panel"])
                 return None
-            holder = self._seat_holders.get(seat)
-            if holder is not None and holder is not port and holder.is_live():
+            current = self._seat_holders.get(seat)
+            if current is not None and current is not port and current.is_live():
                 self._counters["seat_conflict"] += 1
-                other = holder.info.panel_id if holder.info else "?"
+                other = current.info.panel_id if current.info else "?"
                 log.warning(
                     "panel %s on %s claims seat %d, already held by panel %s on %s; it gets no "
-                    "seat [seat_conflict=%d]", panel_id, port.path, seat, other, holder.path,
+                    "seat [seat_conflict=%d]", panel_id, port.path, seat, other, current.path,
                     self._counters["seat_conflict"])
                 return None
             self._seat_holders[seat] = port

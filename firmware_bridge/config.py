@@ -109,7 +109,7 @@ class PanelConfig(BaseModel):
     def from_mapping(cls, mapping: dict[str, int], **kwargs: object) -> PanelConfig:
         """Config from {panel id: seat from 0}."""
         seats = [SeatPanel(seat=seat, panel_id=pid) for pid, seat in mapping.items()]
-        return cls(seats=seats, seats_from=0, **kwargs)  # type: ignore[arg-type]
+        return cls(seats=seats, seats_from=0, **kwargs)
 
 
 class ConfigError(ValueError):

@@ -9,10 +9,13 @@ The specification is docs/panel-protocol.md.
 
 import struct
 
+_crc_hqx = None  # MicroPython's binascii has no crc_hqx
 try:
-    from binascii import crc_hqx as _crc_hqx
-except ImportError:  # MicroPython's binascii has no crc_hqx
-    _crc_hqx = None
+    import binascii as _binascii
+
+    _crc_hqx = _binascii.crc_hqx
+except (ImportError, AttributeError):
+    pass
 
 try:
     from cobs import cobs as _cobs

@@ -287,7 +287,10 @@ class SimPanel:
             if action in ("reboot", "unplug", "replug"):
                 self.after(t, getattr(self, action))
             else:
-                self.after(t, lambda a=action, b=button: getattr(self, a)(b))
+                def step(a: str = action, b: str | None = button) -> None:
+                    getattr(self, a)(b)
+
+                self.after(t, step)
 
     def press(self, button: str) -> None:
         self._event(button, p.PRESS)
