@@ -22,7 +22,6 @@ from typing import Any
 
 from cardtable.args import number, whole
 from controller.footage import (
-    DEFAULT_BUNDLE,
     Bundle,
     BundleError,
     load_bundle,
@@ -42,7 +41,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--config", type=Path, help="table config (TOML) for the real devices")
     p.add_argument("--bundle", type=Path, default=None,
                    help="recorded session to replay (default: the bundled Belot game)")
-    p.add_argument("--speed", type=number("speed", lo=0, hi=1000, above=True), default=1.0, help="replay speed (1 = real time)")
+    p.add_argument("--speed", type=number("speed", lo=0, hi=1000, above=True), default=None,
+                   help="replay speed (1 = real time, the default)")
     p.add_argument("--host", default=None, help="address of the display (default 127.0.0.1, "
                    "or the config's [web] host)")
     p.add_argument("--port", type=whole("port", lo=1, hi=65535), default=None, help="default 8000, or the config's")
@@ -55,9 +55,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="the players' names, by seat (default: the recording's)")
     p.add_argument("--new-game", action="store_true",
                    help="do not resume: abandon an unfinished game (it stays in the history)")
-    p.add_argument("--footage-budget", type=whole("the footage budget (MB)", lo=0), default=2048, metavar="MB",
+    p.add_argument("--footage-budget", type=whole("the footage budget (MB)", lo=0), default=None, metavar="MB",
                    help="disk kept for the dispute archive of deal footage (0: keep none)")
-    p.add_argument("--pause", type=float, default=20.0,
+    p.add_argument("--pause", type=number("pause", lo=0), default=None,
                    help="seconds the final score stays up before the next game")
     p.add_argument("--club", metavar="URL", help="publish the table's log to the club's broker "
                    "(mqtt://[user:password@]host[:port]; or the config's [club])")
@@ -458,148 +458,183 @@ def _club(args: argparse.Namespace, cfg: Any, game_log: Any, controller: Any) ->
                     on_start=on_start).start()
 
 
-def cmd_run(args: argparse.Namespace) -> int:
-    from controller.core import Controller, ResumeError
+SIM_CONFIG = Path(__file__).parent / "data" / "table.toml"  # the simulated table's devices
+
+
+def _table_config(args: argparse.Namespace) -> Any:
+    """The table's config: ``--config``, or the simulated table's (its devices the recorded and
+    simulated back-ends) with the command line's overrides. ConfigError, or ValueError for an
+    override that does not fit the config."""
+    from hardware.config import load_config
+
+    cfg = load_config(args.config or SIM_CONFIG)
+    session = cfg.session
+    given = [flag for flag, value in (("--bundle", args.bundle), ("--speed", args.speed),
+                                      ("--pause", args.pause), ("--names", args.names))
+             if value is not None] + (["--once"] if args.once else [])
+    if session is None:
+        if given:
+            raise ValueError(f"{given[0]} is for a recorded session (the simulated table); the "
+                             f"config {args.config} has no [session]")
+    else:
+        session = session.model_copy(update={
+            k: v for k, v in (("bundle", str(args.bundle) if args.bundle else None),
+                              ("speed", args.speed), ("pause_s", args.pause),
+                              ("names", args.names), ("once", args.once or None))
+            if v is not None})
+    panels = cfg.panels
+    if args.no_panels:
+        panels = panels.model_copy(update={"backend": "none"})
+    table = cfg.table
+    if args.footage_budget is not None:
+        table = table.model_copy(update={"footage_budget_mb": args.footage_budget})
+    if args.config is None:  # the simulated table keeps its log in the user's data dir
+        from controller.log import data_dir
+
+        table = table.model_copy(update={"data_dir": str(data_dir())})
+    return cfg.model_copy(update={"session": session, "panels": panels, "table": table})
+
+
+def _session_bundle(cfg: Any) -> Bundle:
+    """The recorded session of ``cfg``'s ``[session]``, checked: BundleError, ProfileError,
+    VideoError saying why it cannot be played."""
     from controller.footage import timed_frames
-    from controller.log import GameLog, LogError
-    from controller.table import SimulatedTable
-    from vision.profile import ProfileError
-
-    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    from table_ui.guard import quiet_repeats
-
-    quiet_repeats()  # an error that repeats (a flood's failed accepts) is said once, counted
-    if args.config is not None:
-        return cmd_run_live(args)
-    args.host = args.host or "127.0.0.1"
-    args.port = args.port or 8000
     from vision.video import VideoError, frame_count
 
+    bundle = load_bundle(cfg.session.bundle)
+    if cfg.session.names is not None:
+        if len(cfg.session.names) != len(bundle.names):
+            raise BundleError(f"--names: the recording's game has {len(bundle.names)} "
+                              f"seats, {len(cfg.session.names)} names were given")
+        bundle.names = list(cfg.session.names)
+    bundle.profile()
+    if bundle.table is not None:
+        bundle.faces()
+    if frame_count(bundle.shoe) == 0:
+        raise VideoError(f"video {bundle.shoe} has no frames")
     try:
-        bundle = load_bundle(args.bundle or DEFAULT_BUNDLE)
-        if args.names is not None:
-            if len(args.names) != len(bundle.names):
-                raise BundleError(f"--names: the recording's game has {len(bundle.names)} "
-                                  f"seats, {len(args.names)} names were given")
-            bundle.names = list(args.names)
-        bundle.profile()
-        if bundle.table is not None:
-            bundle.faces()
-        if frame_count(bundle.shoe) == 0:
-            raise VideoError(f"video {bundle.shoe} has no frames")
         next(iter(timed_frames(bundle.shoe, bundle.times)))  # decodes, or says why not
-    except (BundleError, ProfileError, VideoError, StopIteration) as exc:
-        return _error(str(exc) or f"video {bundle.shoe} has no frames")
-    if not args.no_web and (problem := _free_port(args.host, args.port)):
+    except StopIteration:
+        raise VideoError(f"video {bundle.shoe} has no frames") from None
+    return bundle
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    """``run``: the table of ``--config``, or the simulated table; built one way
+    (``controller.live.build_table``) whatever the devices are."""
+    from controller.archive import FootageArchive
+    from controller.core import Controller, ResumeError
+    from controller.live import build_table
+    from controller.log import GameLog, LogError
+    from hardware.config import ConfigError
+    from hardware.gpio import GpioError
+    from table_ui.guard import quiet_repeats
+    from vision.profile import ProfileError
+    from vision.video import VideoError
+
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    quiet_repeats()  # an error that repeats (a flood's failed accepts) is said once, counted
+    try:
+        cfg = _table_config(args)
+    except ConfigError as exc:
+        for line in exc.errors:
+            print(f"error: {line}", file=sys.stderr)
+        return 2
+    except ValueError as exc:
+        return _error(str(exc))
+    # Whatever can be checked before anything is opened: the recording, the deck.
+    bundle = None
+    if cfg.session is not None:
+        try:
+            bundle = _session_bundle(cfg)
+        except (BundleError, ProfileError, VideoError) as exc:
+            return _error(str(exc))
+    else:
+        from vision.profile import load_profile
+
+        try:
+            load_profile(cfg.table.deck)
+        except ProfileError as exc:
+            return _error(f"{exc} (the config's [table] deck)")
+    host = args.host or cfg.web.host
+    port = args.port or cfg.web.port
+    if not args.no_web and (problem := _free_port(host, port)):
         return _error(problem)
     lock = None
     try:
-        game_log = GameLog(args.db)
+        game_log = GameLog(args.db or cfg.data_dir / "table.sqlite")
         lock = _lock_table(game_log.path)
         controller = Controller(game_log, resume=not args.new_game)
     except LogError as exc:
-        return _error(str(exc))
-    except ResumeError as exc:
-        return _error(f"{exc}; `cardtable run --new-game` abandons it (it stays in the history "
-                      "for `cardtable history`) and starts a new one")
-
-    try:
-        club = _club(args, None, game_log, controller)
-    except ValueError as exc:
-        game_log.close()
         if lock is not None:
             lock.close()
         return _error(str(exc))
+    except ResumeError as exc:
+        assert lock is not None
+        lock.close()
+        return _error(f"{exc}; `cardtable run --new-game` abandons it (it stays in the history "
+                      "for `cardtable history`) and starts a new one")
+    session = None
+    if bundle is not None:
+        from controller.session import SessionPlayer
 
-    stop = threading.Event()
-    panels = None
-    link = None
-    press = None
-    if not args.no_panels:
-        from controller.table import PanelLink
-        from firmware_bridge.sim import SimTable
-
-        seats = bundle.new_game().num_seats
-        panels = SimTable({f"sim-seat-{s}": s for s in range(seats)}).start()  # panels[s]: seat s
-        assert panels.bridge is not None
-        link = PanelLink(controller, panels.bridge).start()
-        panels.bridge.wait_connected(seats, timeout=5)
-
-        def press(seat: int, button: str) -> None:
-            panels[seat].tap(button)
-
-    # The dealer's buttons and status LEDs on gpiozero's simulated pins, pressed by the simulation.
-    from gpiozero.pins.mock import MockFactory
-
-    from controller.table import DealerLink
-
-    dealer_link = DealerLink(controller, MockFactory())
-
-    archive = None
-    if args.footage_budget > 0:
-        from controller.archive import FootageArchive
-
-        archive = FootageArchive(game_log.path.parent / "footage", args.footage_budget * 1024**2)
-
-    failure: list[str] = []
-
-    def simulate() -> None:
-        first = True
-        while not stop.is_set():
-            table = SimulatedTable(controller, bundle, speed=args.speed, press=press, stop=stop,
-                                   archive=archive, dealer=dealer_link.panel.press)
-            try:
-                table.play(resume=first)
-            except Exception as exc:  # e.g. footage that stops decoding halfway
-                logging.getLogger("cardtable.run").debug("the simulated table failed",
-                                                         exc_info=True)
-                failure.append(f"the simulated table stopped: {exc}")
-                stop.set()
-                if server is not None:
-                    server.should_exit = True
-                break
-            first = False
-            if args.once or stop.wait(args.pause):
-                break
-        if args.once or args.no_web:
-            stop.set()
-            if server is not None:
-                server.should_exit = True
-
+        session = SessionPlayer(controller, bundle, speed=cfg.session.speed,
+                                pause_s=cfg.session.pause_s, once=cfg.session.once)
+    try:
+        club = _club(args, cfg, game_log, controller)
+    except ValueError as exc:
+        game_log.close()
+        lock.close()
+        return _error(str(exc))
+    archive = (FootageArchive(game_log.path.parent / "footage", cfg.footage_budget_bytes)
+               if cfg.footage_budget_bytes > 0 else None)
+    table = build_table(controller, cfg, archive=archive, world=session)
+    try:
+        table.start()
+    except (GpioError, OSError) as exc:
+        table.stop()
+        if club is not None:
+            club.stop()
+        game_log.close()
+        lock.close()
+        hint = f" (see `cardtable doctor --config {args.config}`)" if args.config else ""
+        return _error(f"{exc}{hint}")
     server: Any = None
     where = ""
     if not args.no_web:
-        pin_hash = os.environ.get("CARDTABLE_ADMIN_PIN_HASH")
-        server, where = _display(controller, archive, args.host, args.port, pin_hash,
+        server, where = _display(controller, archive, host, port,
+                                 cfg.web.admin_pin_hash or os.environ.get("CARDTABLE_ADMIN_PIN_HASH"),
                                  os.environ.get("CARDTABLE_ADMIN_PIN"),
                                  pin_file=game_log.path.parent / PIN_FILE)
-    worker = threading.Thread(target=simulate, name="simulated table", daemon=True)
-    _announce(f"simulated table replaying {bundle.path.name} ({bundle.game}), log {game_log.path}",
-              where)
-    worker.start()
+
+        def end_with_the_table() -> None:
+            table.wait()  # the recorded session played once, or failed
+            server.should_exit = True
+
+        threading.Thread(target=end_with_the_table, name="run until the table ends",
+                         daemon=True).start()
+    if session is not None:
+        what = (f"simulated table replaying {session.bundle.path.name} ({session.bundle.game}), "
+                f"log {game_log.path}")
+    else:
+        what = f"table {cfg.table.name!r}, log {game_log.path}"
+    _announce(what, where)
     try:
         if server is not None:
             server.run()
         else:
-            while worker.is_alive():
-                worker.join(0.2)
+            while not table.wait(0.2):
+                pass
     except KeyboardInterrupt:
         pass
     finally:
-        stop.set()
-        worker.join(timeout=3)
-        dealer_link.close()
+        table.stop()
         if club is not None:
             club.stop(drain_s=2.0)
-        if link is not None:
-            link.stop()
-        if panels is not None:
-            panels.close()
         game_log.close()
-        if lock is not None:
-            lock.close()
-    if failure:
-        return _error(failure[0])
+        lock.close()
+    if session is not None and session.failure:
+        return _error(session.failure)
     return 0
 
 
@@ -617,75 +652,3 @@ def _free_port(host: str, port: int) -> str | None:
     return None
 
 
-def cmd_run_live(args: argparse.Namespace) -> int:
-    """``run --config``: the real devices of the table config."""
-    from controller.archive import FootageArchive
-    from controller.core import Controller, ResumeError
-    from controller.live import LiveTable
-    from controller.log import GameLog, LogError
-    from hardware.config import ConfigError, load_config
-    from hardware.gpio import GpioError
-    from vision.profile import ProfileError, load_profile
-
-    try:
-        cfg = load_config(args.config)
-    except ConfigError as exc:
-        for line in exc.errors:
-            print(f"error: {line}", file=sys.stderr)
-        return 2
-    host = args.host or cfg.web.host
-    port = args.port or cfg.web.port
-    if not args.no_web and (problem := _free_port(host, port)):
-        return _error(problem)
-    try:
-        profile = load_profile(cfg.table.deck)
-    except ProfileError as exc:
-        return _error(f"{exc} (the config's [table] deck)")
-    lock = None
-    try:
-        game_log = GameLog(args.db or cfg.data_dir / "table.sqlite")
-        lock = _lock_table(game_log.path)
-        controller = Controller(game_log, resume=not args.new_game)
-    except LogError as exc:
-        return _error(str(exc))
-    except ResumeError as exc:
-        return _error(f"{exc}; `cardtable run --new-game` abandons it and starts a new one")
-    try:
-        club = _club(args, cfg, game_log, controller)
-    except ValueError as exc:
-        game_log.close()
-        lock.close()
-        return _error(str(exc))
-    archive = (FootageArchive(game_log.path.parent / "footage", cfg.footage_budget_bytes)
-               if cfg.footage_budget_bytes > 0 else None)
-    table = LiveTable(controller, cfg, profile, archive)
-    try:
-        table.start()
-    except (GpioError, OSError) as exc:
-        table.stop()
-        if club is not None:
-            club.stop()
-        game_log.close()
-        lock.close()
-        return _error(f"{exc} (see `cardtable doctor --config {args.config}`)")
-    server: Any = None
-    where = ""
-    if not args.no_web:
-        server, where = _display(controller, archive, host, port, cfg.web.admin_pin_hash,
-                                 pin_file=game_log.path.parent / PIN_FILE)
-    _announce(f"table {cfg.table.name!r}, log {game_log.path}", where)
-    try:
-        if server is not None:
-            server.run()
-        else:
-            while not table.wait(0.5):
-                pass
-    except KeyboardInterrupt:
-        pass
-    finally:
-        table.stop()
-        if club is not None:
-            club.stop(drain_s=2.0)
-        game_log.close()
-        lock.close()
-    return 0

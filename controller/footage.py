@@ -19,7 +19,6 @@ policies are exercised. The clip is encoded with H.264 (PyAV) when available, el
 
 from __future__ import annotations
 
-import itertools
 import json
 import math
 import random
@@ -40,6 +39,8 @@ from engine.events import Event
 from engine.game import Game
 from engine.registry import game_class
 from engine.view import table_view
+from hardware.camera import FrameTimesError
+from hardware.camera import read_frame_times as hardware_frame_times
 from vision.footage import FACE_DOWN, FPS, make_clip
 from vision.profile import DeckProfile, read_profile
 from vision.table.faces import Faces, FacesError, build_faces, read_faces, save_faces
@@ -203,16 +204,12 @@ def load_bundle(path: str | Path) -> Bundle:
 
 
 def read_frame_times(stamps: Path) -> list[float]:
-    """A ``CLIP.times.json``: each frame's time, finite, from 0 up, never going backwards."""
+    """A ``CLIP.times.json``: each frame's time (``hardware.camera.read_frame_times``, the one
+    loader and its checks), a BundleError naming the file otherwise."""
     try:
-        times = [float(t) for t in json.loads(_read_text(stamps))]
-        if not all(math.isfinite(t) and t >= 0 for t in times):
-            raise ValueError("a time is negative or not finite")
-        if any(b < a for a, b in itertools.pairwise(times)):
-            raise ValueError("the times go backwards")
-    except (ValueError, TypeError) as exc:
-        raise BundleError(f"{stamps}: not a list of frame times ({_one_line(exc)})") from None
-    return times
+        return hardware_frame_times(stamps)
+    except FrameTimesError as exc:
+        raise BundleError(str(exc)) from None
 
 
 def _clip_times(path: Path, camera: str) -> list[float]:

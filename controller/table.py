@@ -318,55 +318,21 @@ class SimulatedTable:
     def latencies(self) -> list[float]:
         return self.shoe.latencies
 
-    # -- resume ----------------------------------------------------------------------------
     def resume_point(self) -> float | None:
-        """Clock time of the last logged input of the controller's game, if that game is this
-        session's and is unfinished; None when a new game must start."""
-        ctl = self.controller
-        if ctl.game is None or ctl.game_status != "active" or ctl.game.name != self.bundle.game:
-            return None
-        logged = [str(e) for e in ctl.game.raw_log]
-        if logged != self.bundle.events[: len(logged)]:
-            return None
-        last = 0.0
-        for e in ctl.log.entries(ctl.game_id, kinds=("input",)):
-            if e.body.get("t") is not None:
-                last = max(last, float(e.body["t"]))
-        return last
+        return resume_point(self.controller, self.bundle)
 
     # -- playing ---------------------------------------------------------------------------
     def play(self, resume: bool = True) -> None:
         """Play the session to its end (or until ``stop``)."""
-        start = self.resume_point() if resume else None
-        if start is None:
-            self.controller.new_game(self.bundle.game, self.bundle.options, self.bundle.names)
-            start = -1.0
-        else:
-            log.info("resuming game %s at t=%.2f s", self.controller.game_id, start)
-        feed_from = max(0.0, start - REFEED_S) if start >= 0 else 0.0
-
-        def logged_before(ev: CardEvent, t: float) -> bool:
-            if t <= start:
-                return True  # logged before the crash
-            # read again after a restart, a little later than the first time
-            return start >= 0 and t <= start + REFEED_S and self._dealt_already(ev.card)
-
-        def seen_before(ev: TableEvent, t: float) -> bool:
-            if t <= start:
-                return True  # logged before the crash (or read again from a bare table)
-            if start >= 0 and t <= start + REFEED_S and isinstance(ev, Placed) and ev.card != "??":
-                return ev.card not in self.controller.hand(ev.seat)  # played already
-            return False
-
-        self.shoe.skip = logged_before
+        plan = Resume.plan(self.controller, self.bundle, resume)
+        start = plan.start
+        self.shoe.skip = plan.shoe_skip
         self.shoe.deal = self.shoe.current_deal()
-        table_from = None
         if self.table is not None:
-            self.table.skip = seen_before
+            self.table.skip = plan.table_skip
             self.table.replay_until = start
-            table_from = self._bare_table_before(feed_from) if start >= 0 else 0
         t0 = time.monotonic() - (max(start, 0.0) / self.speed if self.speed else 0.0)
-        for step in timeline(self.bundle, feed_from, table_from):
+        for step in timeline(self.bundle, plan.feed_from, plan.table_from):
             if self.stop.is_set():
                 return
             game = self.controller.game
@@ -384,16 +350,66 @@ class SimulatedTable:
             if step.frame is not None and self.progress is not None:
                 self.progress()
             elif step.obj is not None and step.t > start:
-                self._input(step.t, step.obj)
+                play_input(self.controller, step.t, step.obj, self.press, self.stop)
         self.shoe.finish(self.bundle.duration)
 
-    def _bare_table_before(self, t: float) -> int:
-        """The last frame at or before ``t`` from which the table was bare: the table reader,
-        started again after a crash, learns the empty table there and reads on from it."""
-        times = self.bundle.table_times
-        bare = [int(f) for f in self.bundle.table_meta.get("empty_frames", [0])
-                if 0 <= int(f) < len(times) and times[int(f)] <= t]
-        return max(bare, default=0)
+
+# ------------------------------------------------------------------ a recorded session's world
+def resume_point(ctl: Controller, bundle: Bundle) -> float | None:
+    """Clock time of the last logged input of the controller's game, if that game is this
+    session's and is unfinished; None when a new game must start."""
+    if ctl.game is None or ctl.game_status != "active" or ctl.game.name != bundle.game:
+        return None
+    logged = [str(e) for e in ctl.game.raw_log]
+    if logged != bundle.events[: len(logged)]:
+        return None
+    last = 0.0
+    for e in ctl.log.entries(ctl.game_id, kinds=("input",)):
+        if e.body.get("t") is not None:
+            last = max(last, float(e.body["t"]))
+    return last
+
+
+@dataclass
+class Resume:
+    """Where a recorded session is played from against the controller's log: from the start
+    (a new game), or, after a crash, from just before the last input the log holds — with the
+    cards read again there skipped (they were logged before the crash)."""
+
+    controller: Controller
+    bundle: Bundle
+    start: float  # clock time of the last logged input; -1: a new game from the start
+    feed_from: float  # inputs and shoe frames from this clock time
+    table_from: int | None  # table frames from this frame (a bare table)
+
+    @classmethod
+    def plan(cls, controller: Controller, bundle: Bundle, resume: bool) -> Resume:
+        """The plan; starts the session's new game when it cannot resume."""
+        start = resume_point(controller, bundle) if resume else None
+        if start is None:
+            controller.new_game(bundle.game, bundle.options, bundle.names)
+            start = -1.0
+        else:
+            log.info("resuming game %s at t=%.2f s", controller.game_id, start)
+        feed_from = max(0.0, start - REFEED_S) if start >= 0 else 0.0
+        table_from = None
+        if bundle.table is not None:
+            table_from = _bare_table_before(bundle, feed_from) if start >= 0 else 0
+        return cls(controller, bundle, start, feed_from, table_from)
+
+    def shoe_skip(self, ev: CardEvent, t: float) -> bool:
+        if t <= self.start:
+            return True  # logged before the crash
+        # read again after a restart, a little later than the first time
+        return self.start >= 0 and t <= self.start + REFEED_S and self._dealt_already(ev.card)
+
+    def table_skip(self, ev: TableEvent, t: float) -> bool:
+        if t <= self.start:
+            return True  # logged before the crash (or read again from a bare table)
+        if (self.start >= 0 and t <= self.start + REFEED_S and isinstance(ev, Placed)
+                and ev.card != "??"):
+            return ev.card not in self.controller.hand(ev.seat)  # played already
+        return False
 
     def _dealt_already(self, code: str) -> bool:
         g = self.controller.game
@@ -401,22 +417,35 @@ class SimulatedTable:
             return False
         return code not in {c.code for c in g.unseen_cards()}
 
-    def _input(self, t: float, obj: dict[str, Any]) -> None:
-        if self.press is not None and obj.get("kind", "button") == "button" and "button" in obj:
-            # A person presses, then looks whether the table took it: wait for the controller to
-            # log the press (every input is logged, taken or refused) before the next one.
-            seq = self.controller.seq
-            self.press(int(obj["seat"]), str(obj["button"]))
-            deadline = time.monotonic() + PRESS_TIMEOUT_S
-            while self.controller.seq == seq and time.monotonic() < deadline:
-                if self.stop.wait(0.002):
-                    return
-            return
-        data = {**obj, "t": t}
-        if data.get("kind", "button") == "button":
-            data.setdefault("kind", "button")
-            data.setdefault("source", "sim")
-        self.controller.submit(parse_input(data))
+
+def _bare_table_before(bundle: Bundle, t: float) -> int:
+    """The last frame at or before ``t`` from which the table was bare: the table reader,
+    started again after a crash, learns the empty table there and reads on from it."""
+    times = bundle.table_times
+    bare = [int(f) for f in bundle.table_meta.get("empty_frames", [0])
+            if 0 <= int(f) < len(times) and times[int(f)] <= t]
+    return max(bare, default=0)
+
+
+def play_input(controller: Controller, t: float, obj: dict[str, Any],
+               press: Callable[[int, str], None] | None, stop: threading.Event) -> None:
+    """One recorded input: a player's button pressed on their panel (``press``: simulated
+    panels on ptys), else straight into the controller, as are the organiser's corrections."""
+    if press is not None and obj.get("kind", "button") == "button" and "button" in obj:
+        # A person presses, then looks whether the table took it: wait for the controller to
+        # log the press (every input is logged, taken or refused) before the next one.
+        seq = controller.seq
+        press(int(obj["seat"]), str(obj["button"]))
+        deadline = time.monotonic() + PRESS_TIMEOUT_S
+        while controller.seq == seq and time.monotonic() < deadline:
+            if stop.wait(0.002):
+                return
+        return
+    data = {**obj, "t": t}
+    if data.get("kind", "button") == "button":
+        data.setdefault("kind", "button")
+        data.setdefault("source", "sim")
+    controller.submit(parse_input(data))
 
 
 class PanelLink:

@@ -11,6 +11,7 @@ import json
 import re
 import tomllib
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
@@ -50,6 +51,10 @@ class PanelConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
+    # usb: the panels on the Pi's USB serial ports; sim: simulated panel firmware on ptys (one
+    # per seat of the game, as `cardtable panels sim` runs); none: no panels (buttons on the
+    # admin page, or a recorded session's presses straight into the controller)
+    backend: Literal["usb", "sim", "none"] = "usb"
     seats: list[SeatPanel] = Field(default_factory=list)
     # Required when seats are listed: the file's seats count from 0 (not an offset; 0 only).
     seats_from: int | None = None

@@ -27,6 +27,7 @@ picamera2, no libcamera here): it is small, imported only when chosen, and untes
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import logging
 import math
@@ -86,6 +87,7 @@ class Camera:
     """
 
     kind = "camera"
+    start_frame = 0  # the number of the first frame delivered (a recorded session resumed later)
     live = True  # a live source drops frames a slow consumer misses; footage as fast as possible
     reopen_forever = True
     gaps_are_drops = True  # a gap between timestamps means frames were lost (not for footage)
@@ -142,6 +144,7 @@ class Camera:
                 self._emit("back", f"frames again after a stall of {self._stall_len():.1f} s")
             self.counters.frames += 1
             yield item
+            self._taken()  # the consumer is back for the next frame: it is done with this one
 
     def close(self) -> None:
         self._stop.set()
@@ -175,8 +178,12 @@ class Camera:
         pass
 
     def _next_due(self) -> float:
-        """When the frame after the one just delivered should come (live back-ends)."""
+        """When the frame after the one just delivered should come."""
         return time.monotonic() + 1 / self.fps
+
+    def _taken(self) -> None:
+        """Called on the consumer's thread when it asks for the frame after one it was given
+        (a recorded session waits for this, so its cameras and inputs keep their order)."""
 
     # -------------------------------------------------------------------------- internals
     def _emit(self, kind: str, detail: str) -> None:
@@ -300,22 +307,43 @@ class Camera:
                     break
                 except queue.Full:
                     continue
-            self._due = time.monotonic()
+            self._due = self._next_due()
 
 
 # ------------------------------------------------------------------------------- files
+class FrameTimesError(ValueError):
+    """A ``CLIP.times.json`` that is not a list of frame times."""
+
+
+def read_frame_times(stamps: Path) -> list[float]:
+    """The one loader of a ``CLIP.times.json`` (recorded footage, bundles, the replay): each
+    frame's time in seconds, finite, from 0 up, never going backwards. FrameTimesError (naming
+    the file) otherwise."""
+    try:
+        times = [float(t) for t in json.loads(stamps.read_text(encoding="utf-8"))]
+        if not all(math.isfinite(t) and t >= 0 for t in times):
+            raise ValueError("a time is negative or not finite")
+        if any(b < a for a, b in itertools.pairwise(times)):
+            raise ValueError("the times go backwards")
+    except OSError as exc:
+        raise FrameTimesError(f"cannot read {stamps}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise FrameTimesError(f"{stamps} is not UTF-8 text") from None
+    except (ValueError, TypeError) as exc:
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise FrameTimesError(f"{stamps}: not a list of frame times ({first})") from None
+    return times
+
+
 def load_times(video: Path) -> list[float] | None:
     """The per-frame times of ``<stem>.times.json`` beside ``video`` (None if there is none)."""
     sidecar = video.with_name(video.stem + ".times.json")
     if not sidecar.is_file():
         return None
     try:
-        times = [float(t) for t in json.loads(sidecar.read_text(encoding="utf-8"))]
-        if not all(math.isfinite(t) for t in times):
-            raise ValueError("a time is not finite")
-    except (ValueError, TypeError, OSError) as exc:
-        raise CameraError(f"{sidecar}: not a JSON list of frame times ({exc})") from None
-    return times
+        return read_frame_times(sidecar)
+    except FrameTimesError as exc:
+        raise CameraError(str(exc)) from None
 
 
 class FileCamera(Camera):
@@ -616,6 +644,15 @@ def open_camera(cfg: CameraConfig, name: str = "shoe", *,
     """The camera a ``[cameras.NAME]`` table describes (not started: iterate ``frames()``)."""
     common: dict[str, Any] = {"name": name, "fps": cfg.fps, "stall_s": cfg.stall_s,
                               "on_event": on_event, **kwargs}
+    if cfg.kind == "session":
+        from hardware.session import ReplayCamera
+
+        feed = common.pop("feed", None)
+        del common["name"]
+        if feed is None:
+            raise CameraError(f"camera {name}: a session camera needs a recorded session "
+                              "([session] in the table config)")
+        return ReplayCamera(name, feed, **common)
     if cfg.kind == "file":
         assert cfg.path is not None
         return FileCamera(cfg.path, realtime=cfg.realtime, speed=cfg.speed, **common)

@@ -89,7 +89,8 @@ class GpioConfig(_Strict):
 
 
 class CameraConfig(_Strict):
-    kind: Literal["picamera2", "v4l2", "file", "synthetic"]
+    # session: the frames of the recorded session in [session], replayed on its clock
+    kind: Literal["picamera2", "v4l2", "file", "synthetic", "session"]
     device: str | int | None = None  # v4l2: /dev/video0 or an index; picamera2: camera number
     path: str | None = None  # file: recorded footage (its .times.json sidecar is used if there)
     width: int = Field(default=640, ge=16, le=8192)
@@ -155,6 +156,19 @@ class ClubConfig(_Strict):
     password: str | None = None
 
 
+class SessionConfig(_Strict):
+    """A recorded session the table replays as its world (the simulated table): its cameras of
+    kind "session" show the recording's frames, its players press the recorded buttons on the
+    panels (simulated ones, or straight into the controller without), its dealer presses «новая
+    сдача», and the organiser's recorded corrections are made, all on the recording's clock."""
+
+    bundle: str  # the recorded session's folder; a relative path is taken from the config's
+    speed: float = Field(default=1.0, gt=0, le=1000)  # this many times real time
+    pause_s: float = Field(default=20.0, ge=0)  # the final score stays up this long, then again
+    once: bool = False  # stop after one game instead of playing the recording again
+    names: list[str] | None = None  # the players' names (default: the recording's)
+
+
 class TableConfig(_Strict):
     table: TableSection = Field(default_factory=TableSection)
     game: GameDefaults = Field(default_factory=GameDefaults)
@@ -163,6 +177,15 @@ class TableConfig(_Strict):
     cameras: dict[str, CameraConfig] = Field(default_factory=dict)
     web: WebConfig = Field(default_factory=WebConfig)
     club: ClubConfig | None = None
+    session: SessionConfig | None = None
+
+    @model_validator(mode="after")
+    def _session_cameras(self) -> TableConfig:
+        for name, camera in self.cameras.items():
+            if camera.kind == "session" and self.session is None:
+                raise ValueError(f"cameras.{name}.kind: a session camera shows a recorded "
+                                 "session: add [session] with bundle = \"FOLDER\"")
+        return self
 
     @property
     def data_dir(self) -> Path:
@@ -317,7 +340,10 @@ def load_config(path: str | Path) -> TableConfig:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError([f"{path}: cannot read the config ({exc})"]) from None
-    return parse_config(text, str(path))
+    cfg = parse_config(text, str(path))
+    if cfg.session is not None and not Path(cfg.session.bundle).is_absolute():
+        cfg.session.bundle = str(path.parent / cfg.session.bundle)
+    return cfg
 
 
 EXAMPLE = '''\
