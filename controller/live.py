@@ -19,12 +19,12 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from controller.archive import FootageArchive
 from controller.core import Controller
 from controller.table import DealerLink, PanelLink, ShoeLoop, TableLoop
+from controller.table_check import LiveCheck, Refusal
 from vision.profile import DeckProfile
 from vision.reader import ShoeReader
 from vision.table.faces import Faces
@@ -56,6 +56,15 @@ class Table:
         self.bridge: Any = None
         self.panel_link: PanelLink | None = None
         self.dealer: DealerLink | None = None
+        self.table_calibration: Any = None  # vision.table.calibrate.Calibration, once loaded
+        self._recalibrated = False  # a check stored a new calibration: the reader starts afresh
+        self.check: LiveCheck | None = None  # the organiser's table check (a table camera)
+        if "table" in cfg.cameras:
+            cam = cfg.cameras["table"]
+            self.check = LiveCheck(profile, None, save_to=cfg.calibration_path("table"),
+                                   marker_mm=cam.marker_cm * 10, fps=cam.fps,
+                                   calibration=lambda: self.table_calibration,
+                                   busy=self._check_busy, on_pass=self._checked)
 
     def start(self) -> Table:
         from hardware.gpio import pin_factory
@@ -119,25 +128,37 @@ class Table:
         def on_event(kind: str, detail: str) -> None:
             self.controller.set_device(name, {"kind": "camera", "state": kind, "detail": detail})
 
+        path = self.cfg.calibration_path("table")
         try:
-            cal = load_calibration(Path(cam_cfg.calibration)) if cam_cfg.calibration else None
+            # the configured calibration must be there; the one a check stored, if it is
+            cal = load_calibration(path) if cam_cfg.calibration or path.exists() else None
             faces = self.faces if self.faces is not None else load_faces(self.profile)
         except (CalibrationError, FacesError, OSError) as exc:
             log.error("table camera not started: %s", exc)
             on_event("error", str(exc))
             return
+        self.table_calibration = cal
+        if self.check is not None:
+            self.check.faces = faces
         camera = None
         loop: TableLoop | None = None
         try:
             camera = self._open(cam_cfg, "table", on_event)
-            for n, (t, frame) in enumerate(camera.frames()):
+            frames = camera.frames()
+            for t, frame in frames:
                 if self.stop_event.is_set():
                     break
+                if self.check is not None and self.check.take(t, frame, frames):
+                    loop = None  # after the check the reader learns the empty table again
+                    continue
+                if self._recalibrated:
+                    self._recalibrated, loop = False, None
+                    cal = self.table_calibration
                 game = self.controller.game
                 seats = game.num_seats if game is not None else 0
                 if loop is None or loop.reader.seats != seats:
                     if seats not in (2, 4):
-                        if loop is not None or n == 0:
+                        if loop is not None or camera.counters.frames == 1:
                             on_event("idle", f"the table camera reads two- and four-seat games; "
                                      f"this one has {seats}")
                         loop = None
@@ -147,13 +168,41 @@ class Table:
                     loop = TableLoop(self.controller, reader, name=name)
                     if on_loop is not None:
                         on_loop(loop)
-                loop.frame(t, camera.start_frame + n, frame)
+                # the camera's own count: frames the check took are counted too
+                loop.frame(t, camera.start_frame + camera.counters.frames - 1, frame)
         except Exception as exc:  # the camera loop must never take the table down
             log.exception("table camera loop failed")
             on_event("error", str(exc))
         finally:
             if camera is not None:
                 camera.close()
+
+    # -- the organiser's table check ------------------------------------------------------------
+    def _check_busy(self) -> Refusal | None:
+        if self.world is not None:
+            return Refusal("check-simulated", "это симулированный стол: его камера показывает "
+                           "запись, проверять нечего. Проверка — на настоящем столе",
+                           "this is the simulated table: its camera shows a recording. Check a "
+                           "real table")
+        ctl = self.controller
+        with ctl.lock:
+            game = ctl.game
+            if game is not None and ctl.game_status == "active" and game.events \
+                    and not game.is_over:
+                return Refusal("check-game-in-play", "идёт игра: проверьте стол до её начала "
+                               "или после конца партии",
+                               "a game is in play: check the table before it starts or after "
+                               "it ends")
+        if not any(t.is_alive() and t.name == "table camera" for t in self._threads):
+            return Refusal("check-no-camera", "камера стола не работает: смотрите «Устройства» "
+                           "и `cardtable doctor`",
+                           "the table camera is not running: see the devices and "
+                           "`cardtable doctor`")
+        return None
+
+    def _checked(self, cal: Any) -> None:
+        self.table_calibration = cal
+        self._recalibrated = True
 
     def _shoe(self, cam_cfg: Any, on_loop: Callable[[Loop], None] | None) -> None:
         name = "camera shoe"

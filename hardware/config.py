@@ -191,6 +191,14 @@ class TableConfig(_Strict):
     def data_dir(self) -> Path:
         return Path(self.table.data_dir)
 
+    def calibration_path(self, camera: str = "table") -> Path:
+        """Where the overhead camera's calibration is kept: its ``calibration`` key, else
+        ``<data_dir>/<camera>.calibration.json`` (written by ``cardtable table check``)."""
+        cam = self.cameras.get(camera)
+        if cam is not None and cam.calibration:
+            return Path(cam.calibration)
+        return self.data_dir / f"{camera}.calibration.json"
+
     @property
     def footage_budget_bytes(self) -> int:
         return self.table.footage_budget_mb * 1024**2
@@ -343,6 +351,11 @@ def load_config(path: str | Path) -> TableConfig:
     cfg = parse_config(text, str(path))
     if cfg.session is not None and not Path(cfg.session.bundle).is_absolute():
         cfg.session.bundle = str(path.parent / cfg.session.bundle)
+    for camera in cfg.cameras.values():  # files named in the config are beside it
+        if camera.calibration and not Path(camera.calibration).is_absolute():
+            camera.calibration = str(path.parent / camera.calibration)
+        if camera.path and not Path(camera.path).is_absolute():
+            camera.path = str(path.parent / camera.path)
     return cfg
 
 
@@ -416,7 +429,9 @@ stall_s = 1.0                       # no frame this long past due: reported as s
 # width = 1280
 # height = 720
 # fps = 30
-# calibration = "table.json"        # from `cardtable table calibrate` (and `table check`)
+# calibration = "table.json"        # from `cardtable table calibrate`; relative paths in this
+#                                   # file are taken from its folder. Without one, `table check`
+#                                   # stores it as <data_dir>/table.calibration.json
 # marker_cm = 4.4                   # without a calibration: the markers' printed side
 
 [web]

@@ -7,7 +7,7 @@ declared here once and reused by the routers.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -116,3 +116,38 @@ class DealEvents(BaseModel):
     game_id: int
     deal: int
     events: list[str]
+
+
+class Said(BaseModel):
+    """A message for the organiser: a stable ``id``, in Russian and English."""
+
+    id: str
+    ru: str
+    en: str
+
+
+class CheckProblem(Said):
+    seat: int | None = Field(default=None, description="the seat (from 0) it is about, if one")
+
+
+class CheckSeat(BaseModel):
+    seat: int
+    expected: str
+    read: list[str]
+
+
+class TableCheckOut(BaseModel):
+    """The table check (``controller.table_check``): running, or its last result."""
+
+    state: Literal["unavailable", "idle", "running", "passed", "failed", "error"]
+    cards: list[str] | None = None
+    seconds: float | None = None
+    left_s: float | None = Field(default=None, description="running: seconds still to go")
+    frames: int | None = Field(default=None, description="frames the check read")
+    dropped: int | None = Field(default=None, description="frames it could not keep up with")
+    figures: dict[str, Any] | None = Field(
+        default=None, description="area_cm, card_mm, card_px, white, cloth, read, laid, frames")
+    seats: list[CheckSeat] = Field(default_factory=list)
+    problems: list[CheckProblem] = Field(default_factory=list)
+    message: Said | None = None
+    stored: str | None = Field(default=None, description="passed: where the calibration went")

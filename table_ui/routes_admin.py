@@ -19,7 +19,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from controller.core import Reply
 from controller.inputs import Admin
+from controller.table_check import Refusal
 from engine.registry import available_games, game_class
+from table_ui import i18n
 from table_ui.app import STATIC, Ctl
 from table_ui.models import (
     CsrfOut,
@@ -28,6 +30,7 @@ from table_ui.models import (
     NewGameOut,
     OkOut,
     ReplyOut,
+    TableCheckOut,
     errors,
 )
 from table_ui.security import (
@@ -72,6 +75,12 @@ class EventBody(_Body):
 
 class EmptyBody(_Body):
     pass
+
+
+class TableCheckBody(_Body):
+    cards: list[CardCode] = Field(min_length=2, max_length=4,
+                                  description="the card laid in each seat's zone, seat 0's first")
+    seconds: int = Field(default=20, ge=5, le=120, description="how long the check watches")
 
 
 # -- auth ---------------------------------------------------------------------------------------
@@ -240,3 +249,35 @@ def event(body: EventBody, ctl: Ctl,
 def end_game(body: EmptyBody, ctl: Ctl,
              _: AdminPost) -> JSONResponse:
     return _reply(ctl.submit(Admin(action="end_game")))
+
+
+# -- the table check ----------------------------------------------------------------------------
+NO_CHECK = Refusal("check-no-table-camera",
+                   "у этого стола нет камеры над столом ([cameras.table] в конфигурации)",
+                   "this table has no overhead camera ([cameras.table] in its config)")
+
+
+@router.get("/api/admin/table_check", responses=errors(401))
+def table_check_status(request: Request, _: LoggedIn) -> TableCheckOut:
+    """The table check: running (seconds to go), or its last verdict with figures and reasons."""
+    check = request.app.state.table_check
+    if check is None:
+        return TableCheckOut(state="unavailable", message=NO_CHECK.as_json())
+    return TableCheckOut.model_validate(check.status())
+
+
+@router.post("/api/admin/table_check", response_model=TableCheckOut,
+             responses=errors(401, 403, 409, 413, 422))
+def table_check_start(body: TableCheckBody, request: Request, _: AdminPost,
+                      lang: str = "ru") -> Any:
+    """Start the table check: lay ``cards[i]`` in seat ``i``'s zone, leave them a moment, take
+    them away. Refused (409, ``rule`` says why, ``detail`` in ``lang``) during a game, on the
+    simulated table, without a table camera, or while a check runs."""
+    check = request.app.state.table_check
+    try:
+        if check is None:
+            raise NO_CHECK
+        return TableCheckOut.model_validate(check.start(list(body.cards), body.seconds))
+    except Refusal as why:
+        text = why.en if i18n.lang_of(lang) == "en" else why.ru
+        return JSONResponse({"detail": text, "rule": why.id}, status_code=409)

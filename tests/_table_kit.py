@@ -10,10 +10,17 @@ from vision.cards import composition
 from vision.footage import make_clip
 from vision.profile import DeckProfile, save_profile
 from vision.table.faces import Faces, load_faces
-from vision.table.footage import TableTruth, make_table_clip, truth_path
+from vision.table.footage import TableSetup, TableTruth, make_table_clip, truth_path
 from vision.teach import teach_from_video
 
 _CACHE: dict[object, object] = {}
+
+# The table checks' set-up, unlike the bundled clips': 63 mm cards 95 px wide on a 36 cm play
+# area (by hand, 95 / 63 = 1.51 px per mm in the image), a rim and things lying about; card
+# positions (x mm, y mm, angle) in seat 1's and seat 2's zones, for a 50 cm area scaled by K
+CLOSE = TableSetup.sized(1280, 720, 360, 95, 63, rim_mm=90, clutter=True)
+K = CLOSE.scale
+SEAT1, SEAT2 = (10 * K, 120 * K, 8.0), (-15 * K, -115 * K, -4.0)
 
 
 def data_dir(base: Path) -> Path:

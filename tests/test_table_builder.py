@@ -20,6 +20,7 @@ from controller.cli import SIM_CONFIG
 from controller.footage import BUNDLES, BundleError, load_bundle
 from controller.live import Table, build_table
 from controller.session import SessionPlayer
+from controller.table_check import Refusal
 from firmware_bridge.sim import SimTable
 from hardware.camera import Camera, CameraError, FileCamera, load_times
 from hardware.config import ConfigError, load_config, parse_config
@@ -71,6 +72,12 @@ def test_the_simulated_table_is_its_config_built_like_any_other(make_controller)
         assert len(logged) >= 14 and logged == bundle.events[: len(logged)]
         shoe = next(c for c in table._cameras if c.name == "shoe")
         assert shoe.counters.frames > 0 and shoe.state == "streaming"
+        # the organiser's table check has nothing to check here: the camera shows a recording
+        assert table.check is not None
+        with pytest.raises(Refusal) as refused:
+            table.check.start(["AS", "AH"])
+        assert refused.value.id == "check-simulated" and "симулированный" in refused.value.ru
+        assert table.check.status()["state"] == "idle"
     finally:
         table.stop()
     assert table.wait(0)  # stopped

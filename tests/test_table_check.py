@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from _table_kit import data_dir, taught
+from _table_kit import CLOSE, SEAT1, SEAT2, K, data_dir, taught
 
 from cardtable.cli import main
 from vision.table.calibrate import load_calibration
@@ -18,10 +18,6 @@ from vision.table.reader import TableReader
 from vision.video import frames
 
 pytestmark = pytest.mark.timeout(600)
-# 63 mm cards 95 px wide on a 36 cm play area: by hand, 95 / 63 = 1.51 px per mm in the image
-CLOSE = TableSetup.sized(1280, 720, 360, 95, 63, rim_mm=90, clutter=True)
-K = CLOSE.scale  # positions below are for a 50 cm area
-SEAT1, SEAT2 = (10 * K, 120 * K, 8.0), (-15 * K, -115 * K, -4.0)
 
 
 @pytest.fixture(scope="module")

@@ -10,9 +10,11 @@
   const text = { h: "admin", "pin-label": "pin", login: "login", "now-h": "current", "pending-h": "pending",
     confirm: "confirm", skip: "skip", undo: "undo", end: "end_game", "event-label": "raw_event", send: "send",
     "new-h": "new_game", "game-label": "game", "players-label": "players", start: "start", "status-h": "status",
-    logout: "logout", hist: "history" };
+    logout: "logout", hist: "history", "check-h": "check_h", "check-help": "check_help",
+    "check-cards-label": "check_cards", "check-seconds-label": "check_seconds", "check-start": "check_start" };
   for (const [id, key] of Object.entries(text)) $(id).textContent = T[key];
   $("event").placeholder = T.raw_event_hint; $("card").placeholder = T.card_code;
+  $("check-cards").placeholder = T.check_cards_hint;
 
   async function api(path, body) {
     const opts = body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf || "" }, body: JSON.stringify(body) };
@@ -70,7 +72,45 @@
     $("status").innerHTML = [[T.log, t.log_error ? "⚠ " + t.log_error : T.log_ok + " — " + t.log_path],
       [T.clients, t.displays], [T.devices, JSON.stringify(t.devices || {})]]
       .map(([k, x]) => `<div>${esc(k)}</div><div>${esc(x)}</div>`).join("");
+    await refreshCheck();
   }
+  // the table check: its state comes with every refresh while the panel is open
+  const fill = (s, kv) => s.replace(/\{(\w+)\}/g, (_, k) => (k in kv ? kv[k] : ""));
+  const said = (m) => (m ? m[T.lang] || m.ru : "");
+  async function refreshCheck() {
+    const r = await api("table_check");
+    if (r.status !== 200) return;
+    const c = r.data, box = $("check-status");
+    box.dataset.state = c.state;
+    $("check-start").disabled = c.state === "unavailable" || c.state === "running";
+    const lines = [];
+    if (c.state === "unavailable") lines.push(said(c.message));
+    else if (c.state === "idle") lines.push(T.check_idle);
+    else if (c.state === "running") lines.push(fill(T.check_running, { s: Math.ceil(c.left_s || 0) }));
+    else {
+      lines.push(c.state === "passed" ? T.check_passed : c.state === "failed" ? T.check_failed : T.check_error);
+      const f = c.figures;
+      if (f) lines.push(fill(T.check_figures, { area: f.area_cm, w: f.card_mm[0], h: f.card_mm[1], px: f.card_px, read: f.read, laid: f.laid }));
+      for (const s of c.seats || []) lines.push(fill(T.check_seat, { seat: T.seat.replace("{n}", s.seat + 1),
+        exp: Cards.label(s.expected, T.ranks), read: s.read.map((x) => (x.length === 2 && Cards.SUITS[x[1]] ? Cards.label(x, T.ranks) : x)).join(", ") || "—" }));
+      for (const p of c.problems || []) lines.push("• " + said(p));
+      if (c.message) lines.push(said(c.message));
+      if (c.dropped) lines.push(fill(T.check_dropped, { n: c.dropped }));
+    }
+    // the verdict stands out; the figures and reasons under it are plain text
+    const cls = "msg" + (c.state === "passed" ? " ok" : c.state === "failed" || c.state === "error" ? " err" : "");
+    box.innerHTML = lines.map((x, i) => `<div${i === 0 ? ` class="${cls}"` : ""}>${esc(x)}</div>`).join("");
+  }
+  $("check-start").onclick = async () => {
+    const cards = $("check-cards").value.split(/[\s,;]+/).filter(Boolean).map((x) => x.toUpperCase());
+    const seconds = parseInt($("check-seconds").value, 10) || 20;
+    const r = await api("table_check" + (lang ? "?lang=" + encodeURIComponent(lang) : ""), { cards, seconds });
+    if (r.status === 401) { showLogin(); return; }
+    if (r.status >= 400) say(false, `${T.error} ${r.status}: ${detail(r.data)}`);
+    else say(true, T.done);
+    await refreshCheck();
+  };
+
   $("cands").addEventListener("click", (e) => { const c = e.target.closest("button"); if (c) act("confirm", { card: c.dataset.card }); });
   $("confirm").onclick = () => act("confirm", { card: $("card").value.trim().toUpperCase() });
   $("skip").onclick = () => act("skip", {});

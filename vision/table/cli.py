@@ -9,6 +9,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 
 def _fail(message: str, code: int = 2) -> int:
@@ -140,6 +141,7 @@ def _footage_table(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
+    from hardware.camera import CameraEnded, CameraError
     from vision.cards import parse_card_list
     from vision.profile import ProfileError, load_profile
     from vision.table.calibrate import (
@@ -152,22 +154,48 @@ def _check(args: argparse.Namespace) -> int:
     from vision.table.faces import FacesError
     from vision.video import VideoError, frames
 
-    path = Path(args.clip)
+    if (args.clip is None) == (args.config is None):
+        return _fail("give a clip from the table camera, or --config TABLE.toml to check the "
+                     "table camera live")
+    if args.clip is not None and args.seconds is not None:
+        return _fail("--seconds is for a live check (--config); a clip is read to its end")
+    camera: Any = None
     try:
         cards = parse_card_list(args.cards)
-        profile = load_profile(args.deck)
-        cal = load_calibration(Path(args.calibration)) if args.calibration else None
         seats = args.seats or len(cards)
         if seats not in (2, 4):
             raise ValueError(f"a check lays one card per seat, and a table has 2 or 4 seats: "
                              f"{len(cards)} cards named")
-        if args.calibration and args.marker_cm != MARKER_MM / 10:
-            raise ValueError("--marker-cm is for a check without --calibration (the calibration "
-                             "already knows the play area's size)")
-        result = run_check(frames(path, reuse_buffer=True), profile, cards, seats, cal,
-                           args.marker_cm * 10)
-    except (ProfileError, CalibrationError, FacesError, VideoError, ValueError) as exc:
+        if args.config is not None:
+            live = _live_source(args)
+            if isinstance(live, int):
+                return live
+            camera, deck, cal, marker_cm, out, fps = live
+            print(f"положите {', '.join(map(card_ru, cards))} по одной в зоны мест 1-{seats}, "
+                  f"оставьте на 2-3 с и уберите; проверка идёт {args.seconds or 20:g} с\n"
+                  f"lay {', '.join(cards)} one in each seat's zone, leave them 2-3 s, take them "
+                  f"away; the check watches for {args.seconds or 20:g} s", file=sys.stderr)
+            source: Any = (f for _, f in camera.frames(max_s=args.seconds or 20))
+        else:
+            if args.deck is None:
+                raise ValueError("--deck: name the taught deck the clip shows")
+            if args.calibration and args.marker_cm != MARKER_MM / 10:
+                raise ValueError("--marker-cm is for a check without --calibration (the "
+                                 "calibration already knows the play area's size)")
+            path = Path(args.clip)
+            deck, marker_cm, fps = args.deck, args.marker_cm, 30.0
+            cal = load_calibration(Path(args.calibration)) if args.calibration else None
+            out = (Path(args.out) if args.out else Path(args.calibration) if args.calibration
+                   else path.with_suffix(".calibration.json"))
+            source = frames(path, reuse_buffer=True)
+        profile = load_profile(deck)
+        result = run_check(source, profile, cards, seats, cal, marker_cm * 10, fps)
+    except (ProfileError, CalibrationError, FacesError, VideoError, ValueError, CameraError,
+            CameraEnded) as exc:
         return _fail(str(exc))
+    finally:
+        if camera is not None:
+            camera.close()
     f = result.figures
     print(f"поле {f['area_cm']} см, карта {f['card_mm'][0]}×{f['card_mm'][1]} мм = "
           f"{f['card_px']} px в ширину; прочитано {f['read']} из {f['laid']}")
@@ -180,8 +208,6 @@ def _check(args: argparse.Namespace) -> int:
             print(f"  [{p.finding}] {p.ru}\n      {p.en}")
         print("калибровка не изменена / nothing was stored")
         return 1
-    out = (Path(args.out) if args.out else Path(args.calibration) if args.calibration
-           else path.with_suffix(".calibration.json"))
     assert result.calibration is not None
     try:
         save_calibration(result.calibration, out)
@@ -189,6 +215,49 @@ def _check(args: argparse.Namespace) -> int:
         return _fail(f"cannot write {out}: {exc}")
     print(f"ПРОВЕРКА ПРОЙДЕНА / check passed: размер карты и цифры записаны в {out}")
     return 0
+
+
+def _live_source(args: argparse.Namespace) -> Any:
+    """The config's table camera for a live check, with what it needs: (camera, deck,
+    calibration, marker cm, where to store, fps); or an exit code after saying why not."""
+    from hardware.camera import CameraError, open_camera
+    from hardware.config import ConfigError, load_config
+    from vision.table.calibrate import MARKER_MM, load_calibration
+
+    if args.calibration or args.marker_cm != MARKER_MM / 10:
+        return _fail("--calibration and --marker-cm come from the config's [cameras.table] in a "
+                     "live check")
+    try:
+        cfg = load_config(args.config)
+    except ConfigError as exc:
+        for line in exc.errors:
+            print(f"error: {line}", file=sys.stderr)
+        return 2
+    cam = cfg.cameras.get("table")
+    if cam is None:
+        return _fail(f"{args.config} has no [cameras.table]: the check reads the overhead "
+                     "camera")
+    if cam.kind == "session":
+        return _fail("the simulated table's camera shows a recording: check a real table's "
+                     "camera (or give a clip)")
+    stored = cfg.calibration_path("table")
+    cal = load_calibration(stored) if cam.calibration or stored.exists() else None
+    try:
+        camera = open_camera(cam, "table")
+    except CameraError as exc:
+        return _fail(str(exc))
+    out = Path(args.out) if args.out else stored
+    return camera, args.deck or cfg.table.deck, cal, cam.marker_cm, out, cam.fps
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 5 <= value <= 120:
+        raise argparse.ArgumentTypeError(f"a check watches 5 to 120 seconds, not {text}")
+    return value
 
 
 def _cm(text: str) -> float:
@@ -223,9 +292,15 @@ def register(subparsers: argparse._SubParsersAction, read: argparse.ArgumentPars
     cal.set_defaults(func=_calibrate)
     check = tsub.add_parser("check", help="lay known cards in the seat zones: does this table "
                                           "read? (stores the card size on a pass)")
-    check.add_argument("clip", help="a clip from the table camera: one named card laid in each "
-                                    "seat's zone, left a moment, taken away")
-    check.add_argument("--deck", required=True, help="taught deck profile name")
+    check.add_argument("clip", nargs="?", help="a clip from the table camera: one named card "
+                                               "laid in each seat's zone, left a moment, taken "
+                                               "away (or --config: the live camera)")
+    check.add_argument("--config", help="the table's config: check its overhead camera live "
+                                        "and store the result where the config keeps it")
+    check.add_argument("--seconds", type=_seconds, default=None,
+                       help="live: how long the check watches (default 20)")
+    check.add_argument("--deck", help="taught deck profile name (with --config: default the "
+                                      "config's [table] deck)")
     check.add_argument("--cards", required=True,
                        help="the card laid in each seat's zone, seat 1's first: AS,AH")
     check.add_argument("--seats", type=int, choices=(2, 4), default=None,
