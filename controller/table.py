@@ -27,10 +27,12 @@ from controller.buttons import PANEL_BUTTONS
 from controller.core import Controller
 from controller.footage import Bundle, timed_frames
 from controller.inputs import Button, CameraNote, ShoeCard, parse_input
+from controller.inputs import Placed as PlacedInput
+from controller.inputs import Removed as RemovedInput
 from engine.view import current_trick
 from vision.cards import UNKNOWN, ReaderFlag, is_card_code
 from vision.reader import CardEvent, ShoeReader
-from vision.table.reader import Flag, Placed, Removed, TableEvent, TableReader
+from vision.table.reader import Flag, Placed, TableEvent, TableReader
 
 log = logging.getLogger("cardtable.table")
 
@@ -275,17 +277,25 @@ class TableLoop:
             state = "connected" if ev.flag == ReaderFlag.CAMERA_BACK else "warning"
             self.controller.set_device(self.name, {"kind": "camera", "state": state,
                                                    "detail": str(ev.flag)})
-            card = ev.card if ev.card and (ev.card == "??" or is_card_code(ev.card)) else None
-            self.controller.submit(CameraNote(camera="table", flag=str(ev.flag)[:80], card=card,
-                                              frame=max(ev.frame, 0), t=round(t, 4)))
+            self.controller.submit(table_input(ev, t))
             return
         self._read_now = True
-        data = ev.to_input()
-        data["t"] = round(t, 4)
-        if isinstance(ev, Removed):
-            data["cards"] = [c if is_card_code(c) else "??" for c in ev.cards][:40]
-        self.controller.submit(parse_input(data))
+        self.controller.submit(table_input(ev, t))
         self._seq = -1  # the hands changed: new candidates before the next frame
+
+
+def table_input(ev: TableEvent, t: float) -> CameraNote | PlacedInput | RemovedInput:
+    """The controller's input for what the table reader saw at ``t`` (seconds): a card put
+    down, cards taken away, or a camera note (a flag changes nothing in the game)."""
+    frame, t = max(ev.frame, 0), round(t, 4)
+    if isinstance(ev, Flag):
+        card = ev.card if ev.card and (ev.card == UNKNOWN or is_card_code(ev.card)) else None
+        return CameraNote(camera="table", flag=str(ev.flag)[:80], card=card, frame=frame, t=t)
+    if isinstance(ev, Placed):
+        return PlacedInput(frame=frame, t=t, seat=ev.seat, card=ev.card, covers=ev.covers,
+                           candidates=[c for c, _ in ev.candidates][:8])
+    return RemovedInput(frame=frame, t=t,
+                        cards=[c if is_card_code(c) else UNKNOWN for c in ev.cards][:40])
 
 
 class SimulatedTable:

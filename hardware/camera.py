@@ -426,50 +426,6 @@ class FileCamera(Camera):
             self._cap = None
 
 
-def shoe_order(game: str, seed: int, options: dict[str, Any] | None = None) -> list[str]:
-    """The cards a seeded game deals out of the shoe, in order: a random legal game played by
-    the rules engine (the "script" a synthetic camera renders)."""
-    import random
-
-    from engine.registry import game_class
-
-    g = game_class(game)(options or {})
-    rng = random.Random(seed)
-    order: list[str] = []
-    while not g.is_over:
-        actions = [a for a in g.legal_actions() if a.kind not in ("claim", "foul")] or \
-            g.legal_actions()
-        e = actions[rng.randrange(len(actions))]
-        g.record(e)
-        if e.kind == "shoe":
-            order.append(e.cards[0].code)
-    return order
-
-
-class SyntheticCamera(FileCamera):
-    """A shoe camera that renders its footage: the cards of a seeded game (or a given list) made
-    into a clip by the project's footage generator (vision.footage, real deck artwork), then
-    delivered like recorded footage. For a table with no camera yet, and for tests."""
-
-    kind = "synthetic"
-
-    def __init__(self, *, cards: list[str] | None = None, game: str = "belot2", seed: int = 0,
-                 deck_art: str = "Атласные", difficulty: str = "easy", **kwargs: Any) -> None:
-        import tempfile
-
-        from vision.footage import make_clip
-
-        self._tmp = tempfile.TemporaryDirectory(prefix="cardtable-synthetic-")
-        clip = Path(self._tmp.name) / "shoe.mp4"
-        self.cards = cards if cards is not None else shoe_order(game, seed)
-        make_clip(clip, deck_art, self.cards, difficulty, seed=seed)
-        super().__init__(clip, **kwargs)
-
-    def close(self) -> None:
-        super().close()
-        self._tmp.cleanup()
-
-
 # ------------------------------------------------------------------------- USB (V4L2)
 class V4L2Camera(Camera):
     """A USB camera through OpenCV's V4L2 capture (``device``: ``/dev/video0`` or an index); any
@@ -639,6 +595,16 @@ class Picamera2Camera(Camera):
 
 
 # ----------------------------------------------------------------------------- config
+# Camera kinds whose back-end lives outside hardware/ (the synthetic camera renders footage
+# with synth/, which hardware/ must not import): kind -> factory(cfg, **common keywords)
+_KINDS: dict[str, Callable[..., Camera]] = {}
+
+
+def register_kind(kind: str, factory: Callable[..., Camera]) -> None:
+    """Plug in the back-end of a camera kind made outside ``hardware/`` (``"synthetic"``)."""
+    _KINDS[kind] = factory
+
+
 def open_camera(cfg: CameraConfig, name: str = "shoe", *,
                 on_event: EventCallback | None = None, **kwargs: Any) -> Camera:
     """The camera a ``[cameras.NAME]`` table describes (not started: iterate ``frames()``)."""
@@ -657,9 +623,12 @@ def open_camera(cfg: CameraConfig, name: str = "shoe", *,
         assert cfg.path is not None
         return FileCamera(cfg.path, realtime=cfg.realtime, speed=cfg.speed, **common)
     if cfg.kind == "synthetic":
-        return SyntheticCamera(cards=cfg.cards, game=cfg.game or "belot2", seed=cfg.seed,
-                               deck_art=cfg.deck_art, realtime=cfg.realtime, speed=cfg.speed,
-                               **common)
+        factory = _KINDS.get("synthetic")
+        if factory is None:
+            raise CameraError(f"camera {name}: kind = \"synthetic\" renders its footage with the "
+                              "footage generator (synth/), which this program has not loaded: "
+                              "`cardtable run` and `cardtable doctor` load it")
+        return factory(cfg, **common)
     if cfg.kind == "v4l2":
         assert cfg.device is not None
         return V4L2Camera(cfg.device, width=cfg.width, height=cfg.height, exposure=cfg.exposure,

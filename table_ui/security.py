@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import re
 import secrets
 import threading
 import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
+
+from controller.pin import pin_hash_problem
 
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**14, 8, 1
 SESSION_COOKIE = "ct_admin"
@@ -34,26 +35,6 @@ def hash_pin(pin: str, *, salt: bytes | None = None) -> str:
     salt = salt if salt is not None else secrets.token_bytes(16)
     digest = hashlib.scrypt(pin.encode(), salt=salt, n=SCRYPT_N, r=SCRYPT_R, p=SCRYPT_P, dklen=32)
     return f"scrypt${SCRYPT_N}${SCRYPT_R}${SCRYPT_P}${salt.hex()}${digest.hex()}"
-
-
-def pin_hash_problem(value: str) -> str | None:
-    """What is wrong with a PIN hash string, or None: ``scrypt$N$r$p$salt$hash`` with N a
-    power of two from 2^12 to 2^16, r 1-16, p 1-4, a salt of 16-64 bytes and a 32-byte hash,
-    in lower-case hex (a shorter hash is guessed in a few hundred tries; a larger N needs more
-    memory than scrypt is allowed, so no PIN would ever match)."""
-    m = re.fullmatch(r"scrypt\$(\d{1,7})\$(\d{1,3})\$(\d{1,3})\$([0-9a-f]+)\$([0-9a-f]+)", value)
-    if m is None:
-        return "scrypt$N$r$p$salt$hash"
-    n, r, p = (int(g) for g in m.group(1, 2, 3))
-    if n not in {2**k for k in range(12, 17)}:
-        return f"N={n}: a power of two from 4096 to 65536"
-    if not (1 <= r <= 16 and 1 <= p <= 4):
-        return f"r={r}, p={p}: r 1-16, p 1-4"
-    if not (32 <= len(m.group(4)) <= 128 and len(m.group(4)) % 2 == 0):
-        return "the salt is 16-64 bytes in hex"
-    if len(m.group(5)) != 64:
-        return "the hash is 32 bytes (64 hex digits)"
-    return None
 
 
 def verify_pin(pin: str, stored: str) -> bool:

@@ -14,9 +14,10 @@ from pathlib import Path
 
 import pytest
 
+from controller.config import ConfigError, parse_config
 from controller.log import GameLog, LogError
-from hardware.config import ConfigError, parse_config
-from table_ui.security import hash_pin, pin_hash_problem, verify_pin
+from controller.pin import pin_hash_problem
+from table_ui.security import hash_pin, verify_pin
 
 ROOT = Path(__file__).resolve().parents[1]
 

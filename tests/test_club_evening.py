@@ -161,12 +161,12 @@ def test_bad_tournaments_are_refused_and_change_nothing(tmp_path: Path) -> None:
 
 
 def test_a_table_starts_each_club_game_once_and_not_over_its_own(tmp_path: Path) -> None:
-    """The table's side (controller.cli's club link): a start offered while a game is still
+    """The table's side (cardtable.table_commands's club link): a start offered while a game is still
     being played waits; once that game is over it is started, with the club's players; the same
     start again (a retained message heard after a restart) is not started twice."""
     import argparse
 
-    from controller.cli import _club
+    from cardtable.table_commands import _club
     from controller.core import Controller
 
     broker = Mosquitto().start()

@@ -281,7 +281,7 @@ def test_picamera2_absent_is_a_lost_camera_not_a_crash() -> None:
 
 def test_synthetic_camera_renders_a_scripted_deal_the_reader_reads():
     """kind = "synthetic": the footage generator renders the cards; the shoe reader reads them."""
-    from hardware.camera import SyntheticCamera, shoe_order
+    from synth.camera import SyntheticCamera, shoe_order
     from vision.profile import DeckProfile
     from vision.reader import ShoeReader
 
@@ -297,12 +297,19 @@ def test_synthetic_camera_renders_a_scripted_deal_the_reader_reads():
     assert len(order) == 36 and len(set(order)) == 36  # one Durak game deals the whole deck
 
 
-def test_synthetic_camera_from_the_config():
-    from hardware.camera import SyntheticCamera, open_camera
-    from hardware.config import parse_config
+def test_synthetic_camera_from_the_config(monkeypatch):
+    import hardware.camera
+    from controller.config import parse_config
+    from hardware.camera import CameraError, open_camera
+    from synth.camera import SyntheticCamera, register
 
     cfg = parse_config('[cameras.shoe]\nkind = "synthetic"\ncards = ["7C", "8C"]\n'
                        'realtime = false\n')
+    # hardware/ cannot render footage itself: the command line plugs the generator in
+    monkeypatch.setattr(hardware.camera, "_KINDS", {})
+    with pytest.raises(CameraError, match="synth/"):
+        open_camera(cfg.cameras["shoe"])
+    register()
     cam = open_camera(cfg.cameras["shoe"])
     try:
         assert isinstance(cam, SyntheticCamera) and cam.cards == ["7C", "8C"]

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from cardtable.cli import main
-from hardware.config import EXAMPLE, ConfigError, key_lines, load_config, parse_config
+from controller.config import EXAMPLE, ConfigError, key_lines, load_config, parse_config
 
 
 def errors_of(text: str) -> list[str]:

@@ -111,7 +111,7 @@ def test_a_game_that_cannot_be_replayed_hides_no_other(tmp_path: Path) -> None:
 
 
 def test_one_log_one_table_whatever_the_path(tmp_path: Path) -> None:
-    from controller.cli import _lock_table
+    from cardtable.table_commands import _lock_table
 
     real = tmp_path / "t.sqlite"
     GameLog(real).close()

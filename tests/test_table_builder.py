@@ -16,14 +16,14 @@ import numpy as np
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from controller.cli import SIM_CONFIG
+from cardtable.table_commands import SIM_CONFIG
+from controller.config import ConfigError, load_config, parse_config
 from controller.footage import BUNDLES, BundleError, load_bundle
 from controller.live import Table, build_table
 from controller.session import SessionPlayer
 from controller.table_check import Refusal
 from firmware_bridge.sim import SimTable
 from hardware.camera import Camera, CameraError, FileCamera, load_times
-from hardware.config import ConfigError, load_config, parse_config
 from hardware.session import ReplayCamera, SessionFeed
 
 ROOT = Path(__file__).resolve().parents[1]

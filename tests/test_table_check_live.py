@@ -19,11 +19,11 @@ from _table_kit import CLOSE, SEAT1, SEAT2, data_dir, taught
 from fastapi.testclient import TestClient
 
 from cardtable.cli import main
+from controller.config import load_config
 from controller.core import Controller
 from controller.live import build_table
 from controller.log import GameLog
 from controller.table_check import LiveCheck
-from hardware.config import load_config
 from table_ui.app import create_app
 from table_ui.security import hash_pin
 from table_ui.testing import CHROMIUM, CHROMIUM_ARGS, LiveServer, step

@@ -97,12 +97,6 @@ class Placed:
             out["flag"] = self.flag
         return out
 
-    def to_input(self, fps: float | None = None) -> dict:
-        """The controller's ``Placed`` input (``controller.inputs.parse_input`` takes it)."""
-        return {"kind": "placed", "frame": self.frame, "seat": self.seat, "card": self.card,
-                "covers": self.covers, "candidates": [c for c, _ in self.candidates][:8],
-                "t": self.frame / fps if fps else None}
-
 
 @dataclass
 class Removed:
@@ -116,9 +110,6 @@ class Removed:
         if self.flag:
             out["flag"] = self.flag
         return out
-
-    def to_input(self, fps: float | None = None) -> dict:
-        return {"kind": "removed", "frame": self.frame, "t": self.frame / fps if fps else None}
 
 
 @dataclass
@@ -135,9 +126,6 @@ class Flag:
         if self.card:
             out["card"] = self.card
         return out
-
-    def to_input(self, fps: float | None = None) -> None:
-        return None
 
 
 TableEvent = Placed | Removed | Flag

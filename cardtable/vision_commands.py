@@ -300,6 +300,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     decks = fsub.add_parser("decks", help="list the card artwork available")
     decks.set_defaults(func=_footage_decks)
 
-    from vision.table.cli import register as register_table  # overhead table camera
+    from cardtable.table_camera_commands import register as register_table  # overhead table camera
 
     register_table(subparsers, read, fsub)

@@ -52,7 +52,7 @@ def _errors(lines: list[str]) -> int:
 
 
 def cmd_init(args: argparse.Namespace) -> int:
-    from hardware.config import EXAMPLE
+    from controller.config import EXAMPLE
 
     if args.file is None:
         sys.stdout.write(EXAMPLE)
@@ -69,7 +69,7 @@ def cmd_init(args: argparse.Namespace) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from hardware.config import ConfigError, load_config
+    from controller.config import ConfigError, load_config
 
     try:
         cfg = load_config(args.file)
@@ -82,9 +82,11 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
-    from hardware.config import ConfigError, load_config
-    from hardware.doctor import as_json, report, run_checks
+    from cardtable.backends import plug
+    from cardtable.doctor import as_json, report, run_checks
+    from controller.config import ConfigError, load_config
 
+    plug()
     try:
         cfg = load_config(args.config)
     except ConfigError as exc:

@@ -458,14 +458,14 @@ def _club(args: argparse.Namespace, cfg: Any, game_log: Any, controller: Any) ->
                     on_start=on_start).start()
 
 
-SIM_CONFIG = Path(__file__).parent / "data" / "table.toml"  # the simulated table's devices
+SIM_CONFIG = Path(__file__).parents[1] / "controller" / "data" / "table.toml"  # the simulated table's devices
 
 
 def _table_config(args: argparse.Namespace) -> Any:
     """The table's config: ``--config``, or the simulated table's (its devices the recorded and
     simulated back-ends) with the command line's overrides. ConfigError, or ValueError for an
     override that does not fit the config."""
-    from hardware.config import load_config
+    from controller.config import load_config
 
     cfg = load_config(args.config or SIM_CONFIG)
     session = cfg.session
@@ -522,11 +522,12 @@ def _session_bundle(cfg: Any) -> Bundle:
 def cmd_run(args: argparse.Namespace) -> int:
     """``run``: the table of ``--config``, or the simulated table; built one way
     (``controller.live.build_table``) whatever the devices are."""
+    from cardtable.backends import plug
     from controller.archive import FootageArchive
+    from controller.config import ConfigError
     from controller.core import Controller, ResumeError
     from controller.live import build_table
     from controller.log import GameLog, LogError
-    from hardware.config import ConfigError
     from hardware.gpio import GpioError
     from table_ui.guard import quiet_repeats
     from vision.profile import ProfileError
@@ -534,6 +535,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     quiet_repeats()  # an error that repeats (a flood's failed accepts) is said once, counted
+    plug()
     try:
         cfg = _table_config(args)
     except ConfigError as exc:

@@ -1,6 +1,6 @@
 """`cardtable table ...`, `cardtable read --source table` and `cardtable footage table`.
 
-Hooked into ``vision.cli.register`` by one call, so the shoe commands stay as they are.
+Hooked into ``cardtable.vision_commands.register`` by one call, so the shoe commands stay as they are.
 """
 
 from __future__ import annotations
@@ -220,8 +220,8 @@ def _check(args: argparse.Namespace) -> int:
 def _live_source(args: argparse.Namespace) -> Any:
     """The config's table camera for a live check, with what it needs: (camera, deck,
     calibration, marker cm, where to store, fps); or an exit code after saying why not."""
+    from controller.config import ConfigError, load_config
     from hardware.camera import CameraError, open_camera
-    from hardware.config import ConfigError, load_config
     from vision.table.calibrate import MARKER_MM, load_calibration
 
     if args.calibration or args.marker_cm != MARKER_MM / 10:

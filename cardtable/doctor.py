@@ -28,7 +28,8 @@ from typing import Any
 
 import numpy as np
 
-from hardware.config import CameraConfig, TableConfig
+from controller.config import TableConfig
+from hardware.config import CameraConfig
 
 CAMERA_WINDOW_S = 2.0  # how long each camera is watched
 RATE_SHARE = 0.8  # a live camera must deliver this share of its configured fps
