@@ -46,9 +46,9 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 import vision.reader as reader_module  # noqa: E402
+from synth.evaluate import Score, score  # noqa: E402
+from synth.shoe import SHOES, Shoe, make_clip, session_geometry  # noqa: E402
 from vision.cards import composition  # noqa: E402
-from vision.evaluate import Score, score  # noqa: E402
-from vision.footage import SHOES, Shoe, make_clip, session_geometry  # noqa: E402
 from vision.geometry import GeometryError, Normaliser  # noqa: E402
 from vision.profile import DeckProfile, save_profile  # noqa: E402
 from vision.reader import ShoeReader, _Bank, read_frames, read_video  # noqa: E402
@@ -112,7 +112,7 @@ HELD_BACK_SHOES = ("up-mirror-large", "right-mid-tilt", "down-mirror-small")
 HELD_BACK_DECKS = (("anglo_bitmap", "36"), ("anglo_modern", "36"),
                    ("anglo_modern_4_color", "36"))
 # Round XI's held-back set: new designs at last, from KDE's card decks. Shoes drawn at random
-# (vision/footage.py); decks drawn at random from the KDE designs that are not gnome-cards ones
+# (synth/shoe.py); decks drawn at random from the KDE designs that are not gnome-cards ones
 # again (dondorf, gm-paris, tigullio-international), a family (oxygen, nicu, xskat) counting as
 # one: first xskat-french, jolly-royal, standard; xskat-french's faces turned out to be 62 px
 # bitmaps (as are konqi-modern's), so bitmap decks were left out and a redraw gave future. The

@@ -31,9 +31,9 @@ from pathlib import Path  # noqa: E402
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
+from synth.shoe import make_clip  # noqa: E402
 from vision import geometry, locate  # noqa: E402
 from vision.cards import composition  # noqa: E402
-from vision.footage import make_clip  # noqa: E402
 from vision.teach import teach_from_video  # noqa: E402
 from vision.video import frames  # noqa: E402
 

@@ -36,9 +36,9 @@ import cv2  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from synth.evaluate import LATE_FRAMES, Score, score  # noqa: E402
+from synth.shoe import FPS, Shoe, make_clip  # noqa: E402
 from vision.cards import composition  # noqa: E402
-from vision.evaluate import LATE_FRAMES, Score, score  # noqa: E402
-from vision.footage import FPS, Shoe, make_clip  # noqa: E402
 from vision.geometry import DEFAULT_GEOMETRY, GeometryError  # noqa: E402
 from vision.reader import read_video  # noqa: E402
 from vision.teach import TeachError, teach_from_video  # noqa: E402

@@ -27,9 +27,10 @@ import time
 from pathlib import Path
 
 from controller.core import Controller
-from controller.footage import load_bundle, record_session
+from controller.footage import load_bundle
 from controller.log import GameLog
 from controller.table import SimulatedTable
+from synth.bundles import record_session
 from vision.profile import DeckProfile
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -34,11 +34,11 @@ from pathlib import Path  # noqa: E402
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
+from synth.shoe import make_clip  # noqa: E402
+from synth.table import make_table_clip  # noqa: E402
+from synth.table_evaluate import TableScore, run_clip, score  # noqa: E402
 from vision.cards import composition  # noqa: E402
-from vision.footage import make_clip  # noqa: E402
 from vision.profile import save_profile  # noqa: E402
-from vision.table.evaluate import TableScore, run_clip, score  # noqa: E402
-from vision.table.footage import make_table_clip  # noqa: E402
 from vision.table.reader import TableReader  # noqa: E402
 from vision.teach import teach_from_video  # noqa: E402
 from vision.video import frames  # noqa: E402

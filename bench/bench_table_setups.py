@@ -3,12 +3,12 @@
 Run: .venv/bin/python bench/bench_table_setups.py [--set tuned|held-back] [--only NAME]
      [--keep DIR] [--cards N]
 
-Each set-up is a ``vision.table.footage.TableSetup``: frame size, distance between the markers,
+Each set-up is a ``synth.table.TableSetup``: frame size, distance between the markers,
 camera height (a card 50-130 px wide), the cloth, the table's rim in view, objects lying on the
 table all along, dimmer or warmer light. Per set-up and deck one hard clip (two seats playing
 tricks, two seats playing Durak or four seats playing tricks, with a face-down card and an object
 slipped in) is calibrated from its own first frame with the markers' printed size, and read
-without and with candidates (``vision.table.evaluate``).
+without and with candidates (``synth.table_evaluate``).
 
 The held-back set-ups and decks were fixed before the reader was changed for issue 39 and were
 not looked at while changing it; their figures are reported apart (docs/table-camera.md).
@@ -31,9 +31,9 @@ from pathlib import Path  # noqa: E402
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
+from synth.table import TableSetup, make_table_clip  # noqa: E402
+from synth.table_evaluate import TableScore, run_clip, score  # noqa: E402
 from vision.cards import composition  # noqa: E402
-from vision.table.evaluate import TableScore, run_clip, score  # noqa: E402
-from vision.table.footage import TableSetup, make_table_clip  # noqa: E402
 
 cv2.setNumThreads(1)
 # name: (set-up, seats, game, difficulty)

@@ -124,9 +124,9 @@ def _read_table(args: argparse.Namespace) -> int:
 
 
 def _footage_table(args: argparse.Namespace) -> int:
+    from synth.table import make_table_clip, truth_path
     from vision.artwork import ArtworkError
     from vision.cards import composition, parse_card_list
-    from vision.table.footage import make_table_clip, truth_path
 
     try:
         cards = parse_card_list(args.cards) if args.cards else composition(args.composition)
@@ -250,6 +250,32 @@ def _live_source(args: argparse.Namespace) -> Any:
     return camera, args.deck or cfg.table.deck, cal, cam.marker_cm, out, cam.fps
 
 
+def _mat(args: argparse.Namespace) -> int:
+    from vision.table.mat import markers_svg, mat_svg
+
+    if args.markers_only and args.size is not None:
+        return _fail("--markers-only is one A4 page of markers; --size is for the whole mat")
+    if not args.markers_only and args.size is None:
+        return _fail("--size: the play area's side in cm, between the markers' centres (or "
+                     "--markers-only for an A4 page of markers to cut out)")
+    try:
+        svg = (markers_svg(args.marker_cm * 10) if args.markers_only
+               else mat_svg(args.size * 10, args.marker_cm * 10, args.seats))
+    except ValueError as exc:
+        return _fail(str(exc))
+    out = Path(args.out)
+    try:
+        out.write_text(svg, encoding="utf-8")
+    except OSError as exc:
+        return _fail(f"cannot write {out}: {exc}")
+    what = ("four markers on an A4 page" if args.markers_only else
+            f"a {args.size:g} cm play area with its markers")
+    print(f"wrote {out}: {what}, {args.marker_cm:g} cm markers. Print it at 100 % (its 10 cm "
+          f"bar must measure 10 cm); if a printed marker does not measure {args.marker_cm:g} cm, "
+          f"give its real side to `table calibrate` and `table check` with --marker-cm")
+    return 0
+
+
 def _seconds(text: str) -> float:
     try:
         value = float(text)
@@ -312,6 +338,19 @@ def register(subparsers: argparse._SubParsersAction, read: argparse.ArgumentPars
                             "%(default)g)")
     check.add_argument("--out", help="where to write the checked calibration")
     check.set_defaults(func=_check)
+    mat = tsub.add_parser("mat", help="a printable mat (SVG at real size) with the four markers "
+                                      "and the seat zones, or --markers-only: an A4 page")
+    mat.add_argument("out", nargs="?", default="cardtable-mat.svg",
+                     help="the SVG to write (default %(default)s)")
+    mat.add_argument("--size", type=_cm, help="the play area's side in cm, between the markers' "
+                                              "centres (the reader is measured on 40-100)")
+    mat.add_argument("--marker-cm", type=_cm, default=MARKER_MM / 10,
+                     help="the markers' printed side, black border included (default %(default)g)")
+    mat.add_argument("--seats", type=int, choices=(2, 4), default=4,
+                     help="seat zones to draw (default %(default)s)")
+    mat.add_argument("--markers-only", action="store_true",
+                     help="one A4 page with the four markers to cut out and lay on the corners")
+    mat.set_defaults(func=_mat)
     faces = tsub.add_parser("faces", help="(re)make a deck's table templates from its shoe pass")
     faces.add_argument("name")
     faces.add_argument("--video", help="the shoe pass the deck was taught from (default: as taught)")

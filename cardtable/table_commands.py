@@ -301,7 +301,7 @@ PIN_FILE = "admin-pin.hash"  # beside the table log: the admin PIN's hash, kept 
 
 def _display(controller: Any, archive: Any, host: str, port: int, pin_hash: str | None,
              pin: str | None = None, hint: str = "", pin_file: Path | None = None,
-             table_check: Any = None) -> tuple[Any, str]:
+             table_check: Any = None, replaying: bool = False) -> tuple[Any, str]:
     """The web display's server, and where to find it. Without a PIN hash, the one kept in
     ``pin_file`` is used; without that, a PIN is made (or ``pin`` used), its hash kept there
     and the PIN written once to stderr (``admin PIN: 123456``)."""
@@ -312,7 +312,8 @@ def _display(controller: Any, archive: Any, host: str, port: int, pin_hash: str 
     if pin_hash is None:
         pin_hash, note = _kept_pin(pin_file, pin, hint)
     server = web_server(create_app(controller, admin_pin_hash=pin_hash, archive=archive,
-                                   table_check=table_check), host=host, port=port)
+                                   table_check=table_check, replaying=replaying),
+                        host=host, port=port)
     url = f"http://{host}:{port}"
     return server, f"table display: {url}/   history: {url}/history   admin: {url}/admin{note}"
 
@@ -608,7 +609,7 @@ def cmd_run(args: argparse.Namespace) -> int:
                                  cfg.web.admin_pin_hash or os.environ.get("CARDTABLE_ADMIN_PIN_HASH"),
                                  os.environ.get("CARDTABLE_ADMIN_PIN"),
                                  pin_file=game_log.path.parent / PIN_FILE,
-                                 table_check=table.check)
+                                 table_check=table.check, replaying=session is not None)
 
         def end_with_the_table() -> None:
             table.wait()  # the recorded session played once, or failed

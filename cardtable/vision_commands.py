@@ -181,8 +181,8 @@ def _read(args: argparse.Namespace) -> int:
 
 # -- footage ----------------------------------------------------------------------------------
 def _footage_make(args: argparse.Namespace) -> int:
+    from synth.shoe import make_clip, truth_path
     from vision.artwork import ArtworkError
-    from vision.footage import make_clip, truth_path
 
     try:
         cards = _cards_from(args) * args.passes
@@ -200,8 +200,8 @@ def _footage_make(args: argparse.Namespace) -> int:
 
 
 def _footage_stills(args: argparse.Namespace) -> int:
+    from synth.shoe import write_stills
     from vision.artwork import ArtworkError
-    from vision.footage import write_stills
 
     try:
         paths = write_stills(Path(args.folder), args.deck, _cards_from(args))

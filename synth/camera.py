@@ -36,7 +36,7 @@ def shoe_order(game: str, seed: int, options: dict[str, Any] | None = None) -> l
 
 class SyntheticCamera(FileCamera):
     """A shoe camera that renders its footage: the cards of a seeded game (or a given list) made
-    into a clip by the project's footage generator (vision.footage, real deck artwork), then
+    into a clip by the project's footage generator (synth.shoe, real deck artwork), then
     delivered like recorded footage. For a table with no camera yet, and for tests."""
 
     kind = "synthetic"
@@ -45,7 +45,7 @@ class SyntheticCamera(FileCamera):
                  deck_art: str = "Атласные", difficulty: str = "easy", **kwargs: Any) -> None:
         import tempfile
 
-        from vision.footage import make_clip
+        from synth.shoe import make_clip
 
         self._tmp = tempfile.TemporaryDirectory(prefix="cardtable-synthetic-")
         clip = Path(self._tmp.name) / "shoe.mp4"

@@ -110,10 +110,11 @@ Ctl = Annotated[Controller, Depends(get_controller)]
 
 def create_app(controller: Controller, *, admin_pin_hash: str | None = None,
                lang: str = "ru", archive: Any = None, speech: Any = False,
-               table_check: Any = None) -> FastAPI:
+               table_check: Any = None, replaying: bool = False) -> FastAPI:
     """The web app of one table. Without ``admin_pin_hash`` a random 6-digit PIN is made and
     written once to stderr (``admin PIN: 123456``). ``table_check``: the organiser's table
-    check on the overhead camera (``controller.table_check.LiveCheck``), if the table has one. ``speech=True`` announces trump, illegal
+    check on the overhead camera (``controller.table_check.LiveCheck``), if the table has one.
+    ``replaying``: the simulated table, which replays recordings; the admin cannot start a game. ``speech=True`` announces trump, illegal
     plays and deal scores through espeak-ng (:mod:`table_ui.speech`; a sink or a Speaker may be
     given instead); off by default."""
     from table_ui import routes_admin, routes_display, routes_history
@@ -151,6 +152,7 @@ def create_app(controller: Controller, *, admin_pin_hash: str | None = None,
     app.state.controller = controller
     app.state.archive = archive  # controller.archive.FootageArchive: deal clips for /history
     app.state.table_check = table_check  # controller.table_check.LiveCheck, or None
+    app.state.replaying = replaying  # the simulated table: no new games from the admin
     app.state.hub = hub
     app.state.speaker = speaker  # table_ui.speech.Speaker, or None (speech off)
     app.state.lang = i18n.lang_of(lang)

@@ -99,6 +99,8 @@ CATALOGUE: dict[str, dict[str, Any]] = {
         "to_act": "ходит",
         "default": "по умолчанию",
         # the table check (controller/table_check.py)
+        "demo_no_new_game": "Демонстрация: стол воспроизводит записанные партии, новая игра "
+                            "здесь не начинается. Новые игры — на настоящем столе.",
         "check_h": "Проверка стола",
         "check_help": "Положите названные карты по одной в зону каждого места (первая — месту 1), "
                       "оставьте на 2–3 секунды и уберите. Только до начала игры или после её конца.",
@@ -208,6 +210,8 @@ CATALOGUE: dict[str, dict[str, Any]] = {
         "current": "Now",
         "to_act": "to act",
         "default": "default",
+        "demo_no_new_game": "The demo: the table replays recorded games, so no new game starts "
+                            "here. New games are played on a real table.",
         "check_h": "Table check",
         "check_help": "Lay the cards named, one in each seat's zone (the first at seat 1), leave "
                       "them 2-3 seconds and take them away. Only before a game or after it ends.",

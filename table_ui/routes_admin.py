@@ -162,7 +162,8 @@ def admin_state(request: Request, ctl: Ctl,
                 _: LoggedIn) -> JSONResponse:
     out = ctl.admin_state()
     out["table"] = {"log_path": str(ctl.log.path), "log_error": ctl.log_error,
-                    "displays": len(request.app.state.hub.clients), "devices": ctl.devices}
+                    "displays": len(request.app.state.hub.clients), "devices": ctl.devices,
+                    "replaying": bool(request.app.state.replaying)}
     return JSONResponse(out, headers={"Cache-Control": "no-store"})
 
 
@@ -213,8 +214,25 @@ def _reply(reply: Reply) -> JSONResponse:
 ACTION_ERRORS = errors(401, 403, 409, 413, 422, 503)
 
 
-@router.post("/api/admin/new_game", responses=errors(400, 401, 403, 413, 422, 503))
-def new_game(body: NewGameBody, ctl: Ctl, _: AdminPost) -> NewGameOut:
+REPLAYING = {
+    "ru": "Это демонстрация: стол воспроизводит записанные партии, и новая игра не будет сыграна "
+          "(следующая запись заменит её). Новую игру начинают на настоящем столе "
+          "(`cardtable run --config table.toml`).",
+    "en": "This is the demo: the table replays recorded games, and a new game would not be "
+          "played (the next recording would replace it). Start new games on a real table "
+          "(`cardtable run --config table.toml`).",
+}
+
+
+@router.post("/api/admin/new_game", response_model=NewGameOut,
+             responses=errors(400, 401, 403, 409, 413, 422, 503))
+def new_game(body: NewGameBody, request: Request, ctl: Ctl, _: AdminPost,
+             lang: str = "ru") -> Any:
+    """Start a game. Refused (409, ``rule`` ``demo-replays-recordings``) on the simulated table,
+    whose recordings would replace it."""
+    if request.app.state.replaying:
+        return JSONResponse({"detail": REPLAYING[i18n.lang_of(lang)],
+                             "rule": "demo-replays-recordings"}, status_code=409)
     options = {k: v for k, v in body.options.items() if v is not None and v != ""}
     names = [n for n in body.names]
     gid = ctl.new_game(body.game, options, names)  # EngineError → 400, LogError → 503

@@ -7,8 +7,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+from synth.shoe import Truth, make_clip
 from vision.cards import composition
-from vision.footage import Truth, make_clip
 from vision.profile import DeckProfile
 from vision.teach import teach_from_video
 

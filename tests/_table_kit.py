@@ -6,11 +6,11 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from synth.shoe import make_clip
+from synth.table import TableSetup, TableTruth, make_table_clip, truth_path
 from vision.cards import composition
-from vision.footage import make_clip
 from vision.profile import DeckProfile, save_profile
 from vision.table.faces import Faces, load_faces
-from vision.table.footage import TableSetup, TableTruth, make_table_clip, truth_path
 from vision.teach import teach_from_video
 
 _CACHE: dict[object, object] = {}

@@ -12,7 +12,7 @@ from types import ModuleType
 
 import pytest
 
-from vision.footage import CARD_W, DIFFICULTIES, FPS, FRAME_H, FRAME_W
+from synth.shoe import CARD_W, DIFFICULTIES, FPS, FRAME_H, FRAME_W
 from vision.geometry import CANON_CARD
 
 BUILD = Path(__file__).resolve().parents[1] / "docs" / "build"

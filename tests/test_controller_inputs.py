@@ -16,9 +16,9 @@ import pytest
 
 from controller import buttons as vocabulary
 from controller.core import Controller
-from controller.footage import _illegal_card
 from controller.inputs import Admin, Button, Placed, Removed, ShoeCard
 from controller.log import GameLog
+from synth.bundles import _illegal_card
 
 NewTable = Callable[..., Controller]
 
@@ -312,7 +312,7 @@ def test_dealer_buttons_on_gpio(controller: NewTable) -> None:
 def test_every_game_plays_to_the_end_through_the_devices(controller: NewTable, tmp_path: Path, name: str) -> None:
     """Shoe cards, table cards, panel buttons (direct or by the cursor) and nothing else: each
     game reaches its end, nothing is refused, and a fresh controller resumes the same state."""
-    from controller.footage import _button_presses
+    from synth.bundles import _button_presses
 
     c = controller(name)
     rng = random.Random(11)

@@ -24,7 +24,7 @@ DURAK = Path(__file__).resolve().parents[1] / "controller" / "data" / "durak2"
 
 @pytest.fixture(scope="session")
 def clip(tmp_path_factory) -> Path:
-    from vision.footage import make_clip
+    from synth.shoe import make_clip
 
     path = tmp_path_factory.mktemp("clip") / "pass.mp4"
     make_clip(path, "Атласные", ["7C", "8C", "9C"], "easy", seed=1)

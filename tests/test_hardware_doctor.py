@@ -170,7 +170,7 @@ def test_table_camera_view_and_deck(tmp_path: Path, sims, capsys, monkeypatch, f
     by = {(c["kind"], c["name"]): c for c in out["checks"]}
     view = by[("camera", "table view")]
     assert "all four ArUco markers (0-3) in view" in view["detail"]
-    # the bundled clips' markers are 4.4 cm, 50 cm apart (vision.table.footage)
+    # the bundled clips' markers are 4.4 cm, 50 cm apart (synth.table)
     assert "play area 50." in view["detail"] and "not yet checked with known cards" in view["detail"]
     if faces:
         assert view["ok"] and rc == 0, out
@@ -181,7 +181,7 @@ def test_table_camera_view_and_deck(tmp_path: Path, sims, capsys, monkeypatch, f
 
 def test_a_dim_table_is_a_problem_with_its_fix(tmp_path: Path, sims, capsys, monkeypatch) -> None:
     """A table lit at 0.6 of the light: the markers' white says so before any card is laid."""
-    from vision.table.footage import TableSetup, make_scripted_clip
+    from synth.table import TableSetup, make_scripted_clip
 
     _club_deck(tmp_path / "home", monkeypatch)
     clip = tmp_path / "dim.mp4"

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from cardtable.cli import main
+from synth.table import make_scripted_clip, marker_corners_mm, project
 from vision.table.calibrate import (
     CalibrationError,
     annotate,
@@ -20,7 +21,6 @@ from vision.table.calibrate import (
     save_calibration,
     seat_of,
 )
-from vision.table.footage import make_scripted_clip, marker_corners_mm, project
 
 
 @pytest.fixture(scope="module")

@@ -11,9 +11,9 @@ import pytest
 from _table_kit import CLOSE, SEAT1, SEAT2, K, data_dir, taught
 
 from cardtable.cli import main
+from synth.table import TableSetup, make_scripted_clip
 from vision.table.calibrate import load_calibration
 from vision.table.check import Finding, card_ru, run_check
-from vision.table.footage import TableSetup, make_scripted_clip
 from vision.table.reader import TableReader
 from vision.video import frames
 

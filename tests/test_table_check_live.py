@@ -24,11 +24,11 @@ from controller.core import Controller
 from controller.live import build_table
 from controller.log import GameLog
 from controller.table_check import LiveCheck
+from synth.table import make_scripted_clip
 from table_ui.app import create_app
 from table_ui.security import hash_pin
 from table_ui.testing import CHROMIUM, CHROMIUM_ARGS, LiveServer, step
 from vision.table.calibrate import load_calibration
-from vision.table.footage import make_scripted_clip
 from vision.video import frames
 
 pytestmark = pytest.mark.timeout(600)

@@ -13,9 +13,9 @@ import pytest
 from _table_kit import data_dir, table_clip, taught
 
 from cardtable.cli import main
+from synth.table import TableTruth, truth_path
 from vision.profile import profile_path
 from vision.table.faces import faces_path
-from vision.table.footage import TableTruth, truth_path
 
 pytestmark = pytest.mark.timeout(1200)
 CARDS = ["JS", "7H", "AC", "QD"]

@@ -13,10 +13,10 @@ from controller.inputs import CameraNote, parse_input
 from controller.inputs import Placed as PlacedInput
 from controller.inputs import Removed as RemovedInput
 from controller.table import table_input
+from synth.table import FACE_DOWN, make_scripted_clip
+from synth.table_evaluate import LATE_FRAMES, run_clip, score
 from vision.cards import UNKNOWN, composition
 from vision.table.calibrate import CalibrationError, calibrate_image
-from vision.table.evaluate import LATE_FRAMES, run_clip, score
-from vision.table.footage import FACE_DOWN, make_scripted_clip
 from vision.table.reader import Flag, Placed, Removed, TableReader
 from vision.video import frames
 

@@ -1,6 +1,6 @@
 """The overhead camera in the table: real overhead footage → TableReader → TableLoop → Controller.
 
-A short Durak bout is filmed with the session camera (``vision.table.timeline``), the same drawing
+A short Durak bout is filmed with the session camera (``synth.session``), the same drawing
 code as the table footage generator, on the session's clock; the frames go through the real table
 reader inside the controller's ``TableLoop``, which tells the reader each hand's cards and asks the
 game whether cards may leave the table. The deal itself comes in as shoe cards. Also: a loose
@@ -22,8 +22,8 @@ from controller.inputs import Button, ShoeCard, parse_input
 from controller.table import TableLoop
 from engine.playout import deal_hands
 from engine.registry import game_class
+from synth.session import SessionCamera
 from vision.table.reader import TableReader
-from vision.table.timeline import SessionCamera
 from vision.video import frames
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -146,7 +146,7 @@ def test_a_black_frame_is_shown_to_the_organiser_and_loses_nothing(make_controll
 def test_replay_reads_a_loose_table_clip(tmp_path: Path, bout) -> None:
     """`cardtable replay --shoe … --table … --buttons …`: the cards played come from the clip."""
     clip, times, filmed = bout
-    from vision.footage import make_clip
+    from synth.shoe import make_clip
 
     shoe = tmp_path / "deal.mp4"
     make_clip(shoe, "Атласные", _shoe_order(), "easy", seed=3)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from vision.evaluate import accuracy_run
+from synth.evaluate import accuracy_run
 
 DECKS = [
     ("Атласные", "36j", 1),  # Russian indices Т К Д В, with jokers

@@ -7,9 +7,9 @@ import json
 import pytest
 
 from cardtable.cli import main
+from synth.evaluate import score
+from synth.shoe import make_clip
 from vision.cards import UNKNOWN, composition
-from vision.evaluate import score
-from vision.footage import make_clip
 from vision.profile import ProfileError, load_profile, save_profile
 from vision.reader import read_video
 from vision.teach import TeachError, teach_from_video

@@ -9,10 +9,10 @@ import random
 import numpy as np
 import pytest
 
+from synth.evaluate import score
+from synth.shoe import BORDERS, Border, Truth, get_border, make_clip, truth_path
 from vision.artwork import BACK, add_border, card_images
 from vision.cards import composition
-from vision.evaluate import score
-from vision.footage import BORDERS, Border, Truth, get_border, make_clip, truth_path
 from vision.reader import read_video
 from vision.teach import teach_from_video
 

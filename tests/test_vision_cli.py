@@ -12,8 +12,8 @@ import cv2
 import pytest
 
 from cardtable.cli import main
+from synth.shoe import Truth, truth_path
 from vision.cards import composition
-from vision.footage import Truth, truth_path
 from vision.profile import list_profiles, profile_path
 
 DECK = "anglo"

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import random
 
+from synth.evaluate import score
+from synth.shoe import make_clip
 from vision.cards import composition
-from vision.evaluate import score
-from vision.footage import make_clip
 from vision.reader import read_video
 from vision.teach import teach_from_video
 

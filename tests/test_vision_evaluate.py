@@ -3,8 +3,8 @@ it was, and never turns the events of the cards after it into wrong ones."""
 
 from __future__ import annotations
 
-from vision.evaluate import score
-from vision.footage import Truth, TruthItem
+from synth.evaluate import score
+from synth.shoe import Truth, TruthItem
 from vision.reader import CardEvent
 
 

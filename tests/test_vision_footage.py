@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import cv2
 import numpy as np
 import pytest
 
+from synth.shoe import FACE_DOWN, OBJECT, Truth, make_clip, truth_path
 from vision.artwork import ArtworkError, card_images
 from vision.cards import composition
-from vision.footage import FACE_DOWN, OBJECT, Truth, make_clip, truth_path
+from vision.video import frames
 
 
 def test_artwork_renders_every_card_at_one_size():
@@ -94,3 +98,29 @@ def test_lighting_and_glare_make_the_card_uneven(tmp_path):
     card = frame[:, 140:500].reshape(-1, 3).astype(int).sum(axis=1)
     white = card[card > np.percentile(card, 50)]
     assert white.max() - white.min() > 120
+
+
+# The clips of the classic shoe, of another shoe with turned cards, and of the classic shoe as
+# mounted again (a session), as the two renderers made them before they were merged into one
+# (tests/data/shoe_clips_before_the_merge.*: each frame grey at 32x24, and the truth, written on
+# 6 Dec 2026 by the code of that day). One renderer must still make them: the same truth, and
+# frames equal but for rounding.
+BEFORE = Path(__file__).with_name("data") / "shoe_clips_before_the_merge"
+CLIPS = {"classic": dict(difficulty="hard", seed=11, face_down=1, objects=1),
+         "up-wide": dict(difficulty="normal", seed=5, face_down=1, objects=1, shoe="up-wide",
+                         rotated=0.3),
+         "classic-session": dict(difficulty="easy", seed=2, shoe="classic", session=2)}
+
+
+@pytest.mark.parametrize("name", CLIPS)
+def test_one_renderer_makes_every_shoe_as_before(tmp_path, name):
+    out = tmp_path / f"{name}.mp4"
+    truth = make_clip(out, "Атласные", ["7C", "QS", "AH", "TD", "6S", "KD"], **CLIPS[name])
+    assert json.loads(truth_path(out).read_text()) == \
+        json.loads(BEFORE.with_suffix(".json").read_text())[name]
+    assert truth.frames == len(np.load(BEFORE.with_suffix(".npz"))[name])
+    small = np.stack([cv2.resize(cv2.cvtColor(f, cv2.COLOR_BGR2GRAY), (32, 24),
+                                 interpolation=cv2.INTER_AREA) for f in frames(out)])
+    before = np.load(BEFORE.with_suffix(".npz"))[name]
+    assert small.shape == before.shape
+    assert int(np.abs(small.astype(np.int16) - before).max()) <= 3

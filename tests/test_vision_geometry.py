@@ -1,6 +1,6 @@
 """Any shoe: the geometry is learned from the teaching pass, stored, and read with.
 
-Clips are real encoded video from the footage generator's named shoes (vision.footage.SHOES);
+Clips are real encoded video from the footage generator's named shoes (synth.shoe.SHOES);
 each is made once per test session. Teaching uses session 1 of a shoe, reading another session
 (the same shoe set up again, slightly differently).
 """
@@ -14,9 +14,9 @@ import cv2
 import numpy as np
 import pytest
 
+from synth.evaluate import score
+from synth.shoe import SHOES, Truth, make_clip, place, session_geometry
 from vision.cards import UNKNOWN, composition
-from vision.evaluate import score
-from vision.footage import SHOES, Truth, make_clip, place, session_geometry
 from vision.geometry import DEFAULT_GEOMETRY, GeometryError, ShoeGeometry, learn_geometry
 from vision.profile import DeckProfile
 from vision.reader import GEOMETRY_CHANGED, read_video
@@ -175,7 +175,7 @@ def test_a_geometry_that_changes_mid_pass_is_a_clear_error(tmp_path, shoe_clips)
     a, _ = shoe_clips("narrow-down")
     moved = place("down", 0.65, 2.0, 0.45)  # the camera slid a third of the frame sideways
     b = tmp_path / "moved.mp4"
-    from vision.footage import Shoe
+    from synth.shoe import Shoe
 
     make_clip(b, "anglo", CARDS[6:], "easy", seed=4, shoe=Shoe("moved", moved), lead_in=0)
     path = _write(tmp_path / "changed.mp4", list(frames(a))[:-3] + list(frames(b)))
@@ -184,7 +184,7 @@ def test_a_geometry_that_changes_mid_pass_is_a_clear_error(tmp_path, shoe_clips)
 
 
 def test_a_knocked_camera_is_reported_not_misread(narrow_profile, tmp_path):
-    from vision.footage import Shoe
+    from synth.shoe import Shoe
 
     g = session_geometry(SHOES["narrow-down"], 1)
     knocked = g.model_copy(update={"tilt": g.tilt + 4.0, "scale": g.scale * 1.15,
@@ -245,7 +245,7 @@ def test_a_slanted_card_side_makes_no_false_card_edges(narrow_profile, tmp_path)
     runs slanted by ~10 px. Judged against one width, rows at the far end looked like gaps
     between cards (false edges that the tracker then took for cards); judged against a fitted
     line they do not: every card is one track."""
-    from vision.footage import Shoe
+    from synth.shoe import Shoe
     from vision.geometry import Normaliser
     from vision.locate import locate
     from vision.track import EdgeTracker

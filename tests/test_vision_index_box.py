@@ -14,7 +14,7 @@ import shutil
 import cv2
 import pytest
 
-from vision.footage import make_clip, write_stills
+from synth.shoe import make_clip, write_stills
 from vision.reader import MIN_DISTINCT, distinctness
 from vision.teach import (
     STILL_CORNER,

@@ -13,11 +13,11 @@ import numpy as np
 import pytest
 from _shoe_deal import teach_and_deal
 
+from synth.evaluate import score
+from synth.shoe import SHOES, make_clip, session_geometry
 from vision import geometry
 from vision.artwork import card_images
 from vision.cards import composition
-from vision.evaluate import score
-from vision.footage import SHOES, make_clip, session_geometry
 from vision.geometry import (
     ASPECT,
     CANON_CARD,

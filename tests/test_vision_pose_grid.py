@@ -18,9 +18,9 @@ import random
 
 import pytest
 
+from synth.evaluate import score
+from synth.shoe import SHOES, Shoe, make_clip, session_geometry
 from vision.cards import composition
-from vision.evaluate import score
-from vision.footage import SHOES, Shoe, make_clip, session_geometry
 from vision.reader import ShoeReader
 from vision.teach import teach_from_video
 from vision.video import frames

@@ -6,9 +6,9 @@ import random
 
 import pytest
 
+from synth.evaluate import LATE_FRAMES, score
+from synth.shoe import make_clip, write_stills
 from vision.cards import UNKNOWN, composition
-from vision.evaluate import LATE_FRAMES, score
-from vision.footage import make_clip, write_stills
 from vision.reader import ShoeReader, read_video
 from vision.teach import TeachError, teach_from_images, teach_from_video
 from vision.video import frames
@@ -123,7 +123,7 @@ def test_the_green_strip_is_the_colour_strips_green_channel(shoe, clips):
     # two must agree pixel for pixel (left-big also takes the pre-blur path), re-aimed or not.
     import numpy as np
 
-    from vision.footage import SHOES, session_geometry
+    from synth.shoe import SHOES, session_geometry
     from vision.geometry import Normaliser
 
     path = clips / f"green-{shoe}.mp4"

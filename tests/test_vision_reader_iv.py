@@ -22,8 +22,8 @@ from __future__ import annotations
 import pytest
 from _shoe_deal import teach_and_deal
 
+from synth.evaluate import score
 from vision.cards import composition
-from vision.evaluate import score
 from vision.reader import read_video
 
 

@@ -7,8 +7,8 @@ import random
 
 from _shoe_deal import teach_and_deal
 
+from synth.shoe import make_clip
 from vision.cards import UNKNOWN, ReaderFlag, composition
-from vision.footage import make_clip
 from vision.reader import UNKNOWN_FACE_REFUSALS, CardEvent, Refusal, ShoeReader, read_video
 from vision.teach import teach_from_video
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from _shoe_deal import teach_and_deal
 
+from synth.evaluate import score
 from vision.cards import composition
-from vision.evaluate import score
 from vision.reader import MAX_RESIDUAL, RESIDUAL_CAP, ShoeReader
 from vision.video import frames
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from _shoe_deal import teach_and_deal
 
+from synth.evaluate import score
 from vision.cards import composition
-from vision.evaluate import score
 from vision.reader import GEOMETRY_CHANGED, read_video
 
 

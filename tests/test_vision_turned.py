@@ -12,9 +12,9 @@ import cv2
 import pytest
 
 from cardtable.cli import main
+from synth.evaluate import score
+from synth.shoe import make_clip
 from vision.cards import UNKNOWN, composition
-from vision.evaluate import score
-from vision.footage import make_clip
 from vision.profile import load_profile, profile_path, save_profile
 from vision.reader import read_video
 from vision.teach import TeachError, teach_from_video

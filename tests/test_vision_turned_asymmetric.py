@@ -13,9 +13,9 @@ import random
 
 import pytest
 
+from synth.evaluate import score
+from synth.shoe import make_clip
 from vision.cards import composition
-from vision.evaluate import score
-from vision.footage import make_clip
 from vision.reader import read_video
 from vision.teach import TeachError, teach_from_video
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import vision.video
-from vision.footage import make_clip
+from synth.shoe import make_clip
 from vision.video import VideoError, frames, frames_ahead
 
 HANG = 10.0  # s: a decode thread still alive after this is hung (never reached when all is well)

@@ -69,6 +69,9 @@
     $("cands").innerHTML = p ? `<div class="help">${esc(T.candidates)}</div>` + (p.candidates || []).map((c) =>
       `<button class="cand${Cards.RED[c[1]] ? " red" : ""}" data-card="${esc(c)}">${esc(Cards.label(c, T.ranks))}</button>`).join("") : "";
     const t = st.table || {};
+    // the simulated table replays recordings: a game started here would not be played
+    $("start").disabled = !!t.replaying;
+    $("new-note").textContent = t.replaying ? T.demo_no_new_game : "";
     $("status").innerHTML = [[T.log, t.log_error ? "⚠ " + t.log_error : T.log_ok + " — " + t.log_path],
       [T.clients, t.displays], [T.devices, JSON.stringify(t.devices || {})]]
       .map(([k, x]) => `<div>${esc(k)}</div><div>${esc(x)}</div>`).join("");
@@ -146,7 +149,7 @@
       else options[k] = kind === "int" && /^-?\d+$/.test(el.value) ? parseInt(el.value, 10) : el.value;
     }
     const names = [...document.querySelectorAll(".pname")].map((x, i) => x.value.trim() || String(i + 1));
-    act("new_game", { game: $("game").value, options, names });
+    act("new_game" + (lang ? "?lang=" + encodeURIComponent(lang) : ""), { game: $("game").value, options, names });
   };
 
   const s = await api("session");

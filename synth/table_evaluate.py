@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import cast
 
+from synth.table import FACE_DOWN, OBJECT, TableTruth, truth_path
 from vision.cards import UNKNOWN
-from vision.table.footage import FACE_DOWN, OBJECT, TableTruth, truth_path
 from vision.table.reader import Flag, Placed, Removed, TableEvent, TableReader
 
 LATE_FRAMES = 9  # 300 ms at 30 fps

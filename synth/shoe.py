@@ -235,112 +235,9 @@ def make_clip(
         raise ValueError(f"unknown difficulty {difficulty!r}; choose {', '.join(DIFFICULTIES)}")
     if not 0.0 <= rotated <= 1.0:
         raise ValueError(f"rotated share {rotated} must be between 0 and 1")
-    style = get_border(border)
-    if shoe is not None or session or rotated:
-        return _make_shoe_clip(out, deck, cards, difficulty, seed, face_down, objects, lead_in,
-                               get_shoe(shoe or "classic"), session, rotated, style)
-    d = DIFFICULTIES[difficulty]
-    rnd = random.Random(seed)
-    nrng = np.random.default_rng(seed)
-    art, plain = _faces(deck, CARD_W, style)
-    _, iy0, _, iy1 = _index_box([v for k, v in plain.items() if k != BACK])
-
-    sequence: list[str] = list(cards)
-    for kind, count in ((FACE_DOWN, face_down), (OBJECT, objects)):
-        for _ in range(count):
-            sequence.insert(rnd.randint(0, len(sequence)), kind)
-
-    # Lay every item out on a belt (y grows downwards; the belt moves down through the window).
-    items: list[dict] = []
-    bottom = -2.0  # belt y of the first item's leading edge; belt offset 0 = just above window
-    for kind in sequence:
-        if kind == OBJECT:
-            img = _object_image(rnd)
-            x = rnd.randint(80, FRAME_W - 80 - img.shape[1])
-        else:
-            img = art[BACK] if kind == FACE_DOWN else art[kind]
-            x = (FRAME_W - CARD_W) // 2 + rnd.randint(-d.jitter_x, d.jitter_x)
-        items.append({"kind": kind, "img": img, "x": x, "bottom": bottom,
-                      "speed": rnd.uniform(*d.speed)})
-        gap = 0.0 if rnd.random() < d.back_to_back else rnd.uniform(20, 260)
-        bottom -= img.shape[0] + gap
-
-    background = _background(nrng)
-    light = _lighting(nrng, d)
-    glare = _glare(nrng, d)
-
-    cv2.setRNGSeed(seed)
-    noise = np.empty((FRAME_H, FRAME_W, 3), np.float32)
-    writer = cv2.VideoWriter(str(out), cv2.VideoWriter_fourcc(*"mp4v"), FPS, (FRAME_W, FRAME_H))  # type: ignore[attr-defined]
-    if not writer.isOpened():
-        raise RuntimeError(f"cannot write video {out}")
-    truth = Truth(deck=deck, difficulty=difficulty, seed=seed, frames=0, fps=FPS,
-                  border=_border_truth(style))
-    visible = [-1] * len(items)
-    exits = [-1] * len(items)
-    offset = 0.0
-    frame_no = 0
-    last_top = items[-1]["bottom"] - items[-1]["img"].shape[0] if items else 0.0
-    idle = lead_in
-    try:
-        while True:
-            # Speed is set by the lowest item whose leading edge is in the window.
-            speed = 0.0 if idle > 0 else d.speed[0]
-            for it in items:
-                y = it["bottom"] + offset
-                if 0 <= y < FRAME_H + it["img"].shape[0]:
-                    speed = it["speed"] if idle <= 0 else 0.0
-                    break
-            layer: np.ndarray = np.zeros((FRAME_H, FRAME_W, 3), np.float32)
-            alpha: np.ndarray = np.zeros((FRAME_H, FRAME_W), np.float32)
-            for i, it in enumerate(items):
-                img = it["img"]
-                h, w = img.shape[:2]
-                top = round(it["bottom"] + offset) - h
-                if it["kind"] not in (FACE_DOWN, OBJECT):
-                    iy_top, iy_bottom = top + iy0, top + iy1
-                    if visible[i] < 0 and iy_top >= 0 and iy_bottom < FRAME_H:
-                        visible[i] = frame_no
-                    if visible[i] >= 0 and exits[i] < 0 and iy_bottom >= FRAME_H:
-                        exits[i] = frame_no
-                elif visible[i] < 0 and top + h >= FRAME_H // 3:
-                    visible[i] = frame_no
-                    exits[i] = frame_no
-                if top >= FRAME_H or top + h <= 0:
-                    continue
-                s0, s1 = max(0, -top), min(h, FRAME_H - top)
-                x = it["x"]
-                a = img[s0:s1, :, 3].astype(np.float32) / 255.0
-                layer[top + s0: top + s1, x: x + w] = img[s0:s1, :, :3] * a[:, :, None]
-                alpha[top + s0: top + s1, x: x + w] = a
-            blur = max(1, round(speed * d.exposure))
-            if blur > 1:
-                layer = cv2.blur(layer, (1, blur))
-                alpha = cv2.blur(alpha, (1, blur))
-            frame = layer + glare * alpha[:, :, None] + background * (1.0 - alpha[:, :, None])
-            frame *= light
-            cv2.randn(noise, 0.0, d.noise)  # type: ignore[call-overload]  # several times faster than numpy's normal()
-            frame += noise
-            frame8 = np.clip(frame, 0, 255).astype(np.uint8)
-            ok, buf = cv2.imencode(".jpg", frame8, [cv2.IMWRITE_JPEG_QUALITY, d.jpeg])
-            writer.write(typing.cast(np.ndarray, cv2.imdecode(buf, cv2.IMREAD_COLOR)) if ok else frame8)
-            frame_no += 1
-            if idle > 0:
-                idle -= 1
-            else:
-                offset += speed
-            if last_top + offset > FRAME_H + 2:
-                for _ in range(lead_in):  # a few empty frames at the end
-                    blank = np.clip(background * light, 0, 255).astype(np.uint8)
-                    writer.write(blank)
-                    frame_no += 1
-                break
-    finally:
-        writer.release()
-    truth.frames = frame_no
-    truth.items = [TruthItem(it["kind"], visible[i], exits[i]) for i, it in enumerate(items)]
-    truth.save(truth_path(out))
-    return truth
+    return _render(out, deck, cards, difficulty, seed, face_down, objects, lead_in,
+                   get_shoe(shoe or "classic"), session, rotated, get_border(border),
+                   direct=shoe is None and not session and not rotated)
 
 
 def write_stills(folder: Path, deck: str, cards: list[str]) -> list[Path]:
@@ -465,13 +362,15 @@ def session_geometry(shoe: Shoe, session: int) -> ShoeGeometry:
     })
 
 
-def _make_shoe_clip(out: Path, deck: str, cards: list[str], difficulty: str, seed: int,
-                    face_down: int, objects: int, lead_in: int, shoe: Shoe, session: int,
-                    rotated: float, border: Border | None = None) -> Truth:
-    """``make_clip`` through any shoe geometry: the belt is drawn in card pixels (canonical
-    layout times the scale, so the artwork is rendered at the size the camera sees it), then
-    turned, mirrored and moved onto the camera frame; lighting, glare, noise and compression
-    happen in the camera frame."""
+def _render(out: Path, deck: str, cards: list[str], difficulty: str, seed: int,
+            face_down: int, objects: int, lead_in: int, shoe: Shoe, session: int,
+            rotated: float, border: Border | None, direct: bool) -> Truth:
+    """The one renderer of ``make_clip``, for any shoe geometry: the belt is drawn in card pixels
+    (canonical layout times the scale, so the artwork is rendered at the size the camera sees
+    it), then turned, mirrored and moved onto the camera frame; lighting, glare, noise and
+    compression happen in the camera frame. ``direct``: the classic shoe as it always was, the
+    belt drawn straight on the camera frame (no warp, its window from the frame's edges), so
+    its clips stay frame for frame what they were."""
     d = DIFFICULTIES[difficulty]
     geo = session_geometry(shoe, session)
     s = geo.scale
@@ -489,24 +388,31 @@ def _make_shoe_clip(out: Path, deck: str, cards: list[str], difficulty: str, see
         for _ in range(count):
             sequence.insert(rnd.randint(0, len(sequence)), kind)
 
-    lin = geo.linear()
-    centre = np.array([FRAME_W, FRAME_H]) / 2 + np.array(geo.offset)
-    to_cam = np.hstack([lin / s, (centre - lin @ CENTRE)[:, None]])  # card px -> camera
-    inv = cv2.invertAffineTransform(to_cam)
-    corners = np.array([[0, 0], [FRAME_W, 0], [FRAME_W, FRAME_H], [0, FRAME_H]], float)
-    pre = corners @ inv[:, :2].T + inv[:, 2]
-    cx0, cx1 = max(pre[:, 0].min(), 60 * s), min(pre[:, 0].max(), 580 * s)
-    cy0, cy1 = pre[:, 1].min(), pre[:, 1].max()
-    cx0, cy0 = int(np.floor(cx0)) - 2, int(np.floor(cy0)) - 2
-    cw_canvas, ch_canvas = int(np.ceil(cx1)) - cx0 + 2, int(np.ceil(cy1)) - cy0 + 2
-    canvas_to_cam = to_cam.copy()
-    canvas_to_cam[:, 2] += to_cam[:, :2] @ np.array([cx0, cy0], float)
-    # Along the lane's centre line: where the window starts and ends (for backs and objects).
-    lane = np.array([[CENTRE[0] * s, y] for y in np.arange(cy0, cy0 + ch_canvas, 2.0)])
-    cam = lane @ to_cam[:, :2].T + to_cam[:, 2]
-    seen = np.flatnonzero((cam[:, 0] >= 0) & (cam[:, 0] < FRAME_W) & (cam[:, 1] >= 0)
-                          & (cam[:, 1] < FRAME_H))
-    third = lane[seen[0], 1] + (lane[seen[-1], 1] - lane[seen[0], 1]) / 3 if seen.size else cy0
+    if direct:  # the camera frame is the belt's canvas
+        to_cam = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
+        cx0, cy0, cw_canvas, ch_canvas = 0, 0, FRAME_W, FRAME_H
+        canvas_to_cam = to_cam
+        third: float = FRAME_H // 3
+    else:
+        lin = geo.linear()
+        centre = np.array([FRAME_W, FRAME_H]) / 2 + np.array(geo.offset)
+        to_cam = np.hstack([lin / s, (centre - lin @ CENTRE)[:, None]])  # card px -> camera
+        inv = cv2.invertAffineTransform(to_cam)
+        corners = np.array([[0, 0], [FRAME_W, 0], [FRAME_W, FRAME_H], [0, FRAME_H]], float)
+        pre = corners @ inv[:, :2].T + inv[:, 2]
+        x0, x1 = max(pre[:, 0].min(), 60 * s), min(pre[:, 0].max(), 580 * s)
+        y0, y1 = pre[:, 1].min(), pre[:, 1].max()
+        cx0, cy0 = int(np.floor(x0)) - 2, int(np.floor(y0)) - 2
+        cw_canvas, ch_canvas = int(np.ceil(x1)) - cx0 + 2, int(np.ceil(y1)) - cy0 + 2
+        canvas_to_cam = to_cam.copy()
+        canvas_to_cam[:, 2] += to_cam[:, :2] @ np.array([cx0, cy0], float)
+        # Along the lane's centre line: where the window starts and ends (backs and objects).
+        lane = np.array([[CENTRE[0] * s, y] for y in np.arange(cy0, cy0 + ch_canvas, 2.0)])
+        cam = lane @ to_cam[:, :2].T + to_cam[:, 2]
+        seen = np.flatnonzero((cam[:, 0] >= 0) & (cam[:, 0] < FRAME_W) & (cam[:, 1] >= 0)
+                              & (cam[:, 1] < FRAME_H))
+        third = (lane[seen[0], 1] + (lane[seen[-1], 1] - lane[seen[0], 1]) / 3 if seen.size
+                 else cy0)
 
     items: list[dict] = []
     bottom = cy0 - 2.0
@@ -514,7 +420,8 @@ def _make_shoe_clip(out: Path, deck: str, cards: list[str], difficulty: str, see
         turn = False
         if kind == OBJECT:
             img = _object_image(rnd)
-            img = cv2.resize(img, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+            if not direct:
+                img = cv2.resize(img, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
             x = rnd.randint(round(80 * s), round((FRAME_W - 80) * s) - img.shape[1])
         else:
             turn = kind != FACE_DOWN and rotated > 0 and rnd.random() < rotated
@@ -537,7 +444,7 @@ def _make_shoe_clip(out: Path, deck: str, cards: list[str], difficulty: str, see
         raise RuntimeError(f"cannot write video {out}")
     truth = Truth(deck=deck, difficulty=difficulty, seed=seed, frames=0, fps=FPS,
                   shoe=shoe.name, session=session,
-                  geometry=geo.model_dump(mode="json", exclude={"preview"}),
+                  geometry=None if direct else geo.model_dump(mode="json", exclude={"preview"}),
                   border=_border_truth(border))
     visible = [-1] * len(items)
     exits = [-1] * len(items)
@@ -594,10 +501,11 @@ def _make_shoe_clip(out: Path, deck: str, cards: list[str], difficulty: str, see
             if blur > 1:
                 layer = cv2.blur(layer, (1, blur))
                 alpha = cv2.blur(alpha, (1, blur))
-            layer = cv2.warpAffine(layer, canvas_to_cam, (FRAME_W, FRAME_H),
-                                   flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
-            alpha = cv2.warpAffine(alpha, canvas_to_cam, (FRAME_W, FRAME_H),
-                                   flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+            if not direct:
+                layer = cv2.warpAffine(layer, canvas_to_cam, (FRAME_W, FRAME_H),
+                                       flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+                alpha = cv2.warpAffine(alpha, canvas_to_cam, (FRAME_W, FRAME_H),
+                                       flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
             frame = layer + glare * alpha[:, :, None] + background * (1.0 - alpha[:, :, None])
             frame *= light
             cv2.randn(noise, 0.0, d.noise)  # type: ignore[call-overload]

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from synth.shoe import FACE_DOWN, OBJECT, Truth
 from vision.cards import UNKNOWN, ReaderFlag
-from vision.footage import FACE_DOWN, OBJECT, Truth
 from vision.reader import CardEvent
 
 LATE_FRAMES = 3  # 100 ms at 30 fps
@@ -141,8 +141,8 @@ def accuracy_run(deck: str, comp: str, deals: int, folder, seed: int = 0,
     import random
     from pathlib import Path
 
+    from synth.shoe import make_clip
     from vision.cards import composition
-    from vision.footage import make_clip
     from vision.reader import read_video
     from vision.teach import teach_from_video
 

@@ -1,7 +1,7 @@
 """Overhead footage of a whole recorded session, on the session's clock.
 
-The table footage generator (``vision.table.footage``) plays out a made-up deal; a recorded
-session (``controller.footage.record_session``) needs the overhead camera to show exactly what its
+The table footage generator (``synth.table``) plays out a made-up deal; a recorded
+session (``synth.bundles.record_session``) needs the overhead camera to show exactly what its
 simulated players did, when they did it: this card put down by that seat at this time, a Durak
 card laid over the one it beats, an illegal card taken back, the trick swept off by its winner.
 :class:`SessionCamera` is that camera. Each action is drawn with the generator's own scene, arms
@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from vision.table.footage import (
+from synth.table import (
     DIFFICULTIES,
     FPS,
     TABLES,
