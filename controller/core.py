@@ -76,12 +76,18 @@ RESULT_CONFIRMED = "result-confirmed"  # a seat's confirm button after the game 
 
 @dataclass
 class Alert:
+    """Something the table tells the room: ``rule`` (a stable id) and ``params`` are what the
+    display words it from (``table_ui/rule_texts.py``: Russian first); ``message`` is the same
+    in an English sentence, for logs and developers."""
+
     rule: str
     message: str
     seat: int | None = None
     level: str = "warning"  # info | warning | illegal | error
     seq: int = 0
     t: float = 0.0
+    # the facts the words need: card (a code), button, flag (a camera's note), device
+    params: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -283,7 +289,8 @@ class Controller:
             state = info.get("state")
             if state in ("disconnected", "lost", "stalled", "error") and old.get("state") != state:
                 self.alerts.append(Alert("device-lost", f"{name}: {state} {info.get('detail', '')}".strip(),
-                                         info.get("seat"), "error", self.seq, self.clock()))
+                                         info.get("seat"), "error", self.seq, self.clock(),
+                                         {"device": name, "state": str(state)}))
             self._publish()
 
     @property
@@ -429,6 +436,11 @@ class Controller:
             return Reply(not work.refused, seq, list(work.events), list(work.alerts))
 
 
+def _event_params(event: Event) -> dict[str, str]:
+    """The card an engine event is about, for the words of its alert."""
+    return {"card": event.cards[0].code} if event.cards else {}
+
+
 class _Work:
     """Works out one input against the controller's game and state (mutating both)."""
 
@@ -444,8 +456,16 @@ class _Work:
         self.finish: str | None = None
 
     # -- helpers ---------------------------------------------------------------------------
-    def alert(self, rule: str, message: str, seat: int | None = None, level: str = "warning") -> None:
-        self.alerts.append(Alert(rule, message, seat, level))
+    def alert(self, rule: str, message: str, seat: int | None = None, level: str = "warning",
+              **params: str) -> None:
+        """``params`` the words need beyond the seat; the input's own card, button and camera
+        note are taken from it unless given."""
+        inp = self.inp
+        for key in ("card", "button", "flag"):
+            value = getattr(inp, key, None)
+            if value and key not in params:
+                params[key] = str(value)
+        self.alerts.append(Alert(rule, message, seat, level, params=params))
         if level in ("warning", "error"):
             self.refused = True
 
@@ -456,14 +476,14 @@ class _Work:
         try:
             verdict = self.game.record(event)
         except EngineError as exc:
-            self.alert(exc.rule, str(exc), event.seat)
+            self.alert(exc.rule, str(exc), event.seat, **_event_params(event))
             return False
         self.events.append(str(event))
         if not verdict.legal:
             back = (" — it cannot stand: take the card back and press «Отмена»"
                     if self.game.must_retract(verdict) else "")
             self.alert(verdict.rule, f"seat {event.seat}: {event} — {verdict.message}{back}",
-                       event.seat, level="illegal")
+                       event.seat, level="illegal", **_event_params(event))
         if is_play:
             trick_after = current_trick(self.game)
             if trick_before and not trick_after:
@@ -576,7 +596,7 @@ class _Work:
         if len(options) > 1:  # a joker's mode, a Bazar bela, a Durak card that beats several
             self.st.cursor = Cursor(seat, [str(e) for e in options], -1, "play")
             self.alert("choose", f"seat {seat}: choose how {card} is played (up/down, confirm)",
-                       seat, "info")
+                       seat, "info", card=card)
             return
         event = options[0] if options else vocabulary.illegal_play(self.game, seat, card, covers)
         self.record(event)
@@ -655,7 +675,7 @@ class _Work:
             to_act = g.to_act()
             why = (f"it is seat {to_act}'s turn" if to_act is not None and to_act != seat
                    else "the shoe is dealing" if g.expects_shoe else "it means nothing now")
-            self.alert("button-not-allowed", f"seat {seat} pressed {vocabulary.LABELS.get(b, b)}: {why}", seat)
+            self.alert("button-not-allowed", f"seat {seat} pressed {vocabulary.LABELS.get(b, b)}: {why}", seat, button=vocabulary.LABELS.get(b, b))
             return
         self.record(event)
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from table_ui import rule_texts
+
 DEFAULT_LANG = "ru"
 
 CATALOGUE: dict[str, dict[str, Any]] = {
@@ -237,6 +239,10 @@ CATALOGUE: dict[str, dict[str, Any]] = {
         "say_and": "and",
     },
 }
+
+# what alerts say, by rule id and camera note (table_ui/rule_texts.py)
+for _lang, _texts in CATALOGUE.items():
+    _texts.update(rule_texts.catalogue(_lang))
 
 
 def lang_of(value: str | None, default: str = DEFAULT_LANG) -> str:

@@ -17,6 +17,7 @@ from controller.core import Controller
 from controller.inputs import Admin, ShoeCard
 from controller.log import GameLog
 from engine.view import table_view
+from table_ui import i18n
 from table_ui.testing import (
     CHROMIUM,
     CHROMIUM_ARGS,
@@ -77,8 +78,16 @@ def test_display_shows_trump_trick_totals_and_illegal_play(ctl, browser):
         wait_seq(page, reply.seq)
         alert = page.locator("#alerts .alert.illegal")
         assert alert.count() == 1
-        assert reply.alerts[0].rule in alert.inner_text()
-        assert "Аня" in alert.inner_text() or "Боря" in alert.inner_text()
+        # worded in Russian from the rule id, with the player's name and the card in card style
+        a = reply.alerts[0]
+        assert alert.get_attribute("data-rule") == a.rule
+        ru = i18n.CATALOGUE["ru"]
+        code = a.params["card"]
+        shown = ru["ranks"].get(code[0], code[0]) + SUITS[code[1]]
+        who = ctl.names[a.seat]
+        assert alert.inner_text() == f"{ru['illegal']} " + ru["rules"][a.rule].format(
+            who=who, card=shown)
+        assert who in ("Аня", "Боря") and a.rule not in alert.inner_text()
         # the covering card is drawn over its attack card
         assert page.locator("#trick .pair svg.cover").count() >= 1
         ARTIFACTS.mkdir(exist_ok=True)

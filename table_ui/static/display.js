@@ -19,6 +19,23 @@
   function withNames(st, text) {
     return String(text).replace(/seat (\d)/g, (m, d) => (st.names && st.names[+d] ? st.names[+d] : m));
   }
+  // An alert in the page's language, from its rule id and parameters (table_ui/rule_texts.py);
+  // the English sentence only for an id the catalogue does not know.
+  function cardText(code) { return code && code.length === 2 && Cards.SUITS[code[1]] ? Cards.label(code, ranks()) : code || ""; }
+  function deviceText(name) {
+    const d = T.devices || {};
+    if (d[name]) return d[name];
+    const m = /^panel (.*)$/.exec(name || "");
+    return m ? `${d.panel || "panel"} ${m[1]}` : name || "";
+  }
+  function alertText(st, a) {
+    const words = (T.rules || {})[a.rule];
+    if (!words) return withNames(st, a.message);
+    const p = a.params || {};
+    return fmt(words, { who: a.seat !== null && a.seat !== undefined ? seatName(st, a.seat) : "",
+      card: cardText(p.card), button: p.button || "", flag: (T.flags || {})[p.flag] || p.flag || "",
+      device: deviceText(p.device) });
+  }
   function sideNames(st, v) {
     const n = v.num_seats, sides = v.sides || [];
     if (sides.length === n) return sides.map((_, i) => seatName(st, i));
@@ -154,8 +171,8 @@
     const pick = fresh.filter((a) => a.level === "illegal" || a.level === "error").slice(-2)
       .concat(fresh.filter((a) => a.level !== "illegal" && a.level !== "error").slice(-1));
     for (const a of pick) {
-      const head = a.level === "illegal" ? `<b>${esc(T.illegal)}</b> <span class="rule">${esc(a.rule)}</span> ` : `<span class="rule">${esc(a.rule)}</span> `;
-      items.push(`<div class="alert ${esc(a.level)}" data-rule="${esc(a.rule)}">${head}${esc(withNames(st, a.message))}</div>`);
+      const head = a.level === "illegal" ? `<b>${esc(T.illegal)}</b> ` : "";
+      items.push(`<div class="alert ${esc(a.level)}" data-rule="${esc(a.rule)}">${head}${esc(alertText(st, a))}</div>`);
     }
     if (st.status === "abandoned") items.push(`<div class="alert info">${esc(T.abandoned)}</div>`);
     $("alerts").innerHTML = items.slice(0, 3).join("");

@@ -1,0 +1,86 @@
+"""Every rule id the engine or the controller can put on the display has its words, in Russian
+and English (``table_ui/rule_texts.py``), and so has every camera note. The ids are found in the
+source itself (every ``Verdict``, engine error, error class and alert), so a new rule without
+words fails here. The Russian words hold no English word and no raw card code: the display fills
+in the player's name and the card in its own style."""
+
+from __future__ import annotations
+
+import ast
+import re
+import typing
+from pathlib import Path
+
+from controller.core import RESULT_CONFIRMED
+from controller.inputs import CameraNote
+from table_ui import i18n
+from table_ui.rule_texts import DEVICES, FLAGS, TEXTS
+from vision.cards import ReaderFlag
+
+ROOT = Path(__file__).resolve().parents[1]
+RULE_ID = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
+PLACEHOLDERS = {"who", "card", "button", "flag", "device", "n"}
+
+
+def rule_ids() -> set[str]:
+    """Every rule id written in engine/ and controller/."""
+    found: set[str] = set()
+
+    def take(node: ast.expr) -> None:
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) \
+                and RULE_ID.match(node.value):
+            found.add(node.value)
+
+    for package in ("engine", "controller"):
+        for path in (ROOT / package).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Call):
+                    fn = node.func
+                    name = (fn.attr if isinstance(fn, ast.Attribute)
+                            else fn.id if isinstance(fn, ast.Name) else "")
+                    if name == "Verdict" and len(node.args) >= 3:
+                        take(node.args[2])  # Verdict(event, False, "rule", message)
+                    elif name.endswith("Error") and len(node.args) >= 2:
+                        take(node.args[1])  # SomeError(message, "rule")
+                    elif name in ("alert", "Alert") and node.args:
+                        take(node.args[0])  # alert("rule", message, ...)
+                    for kw in node.keywords:
+                        if kw.arg == "rule":
+                            take(kw.value)
+                elif isinstance(node, ast.ClassDef):
+                    for stmt in node.body:  # class SomeError: rule = "..."
+                        if isinstance(stmt, ast.Assign) and any(
+                                isinstance(t, ast.Name) and t.id == "rule" for t in stmt.targets):
+                            take(stmt.value)
+    # ids made at run time: a camera's alert is camera-<camera>
+    found |= {f"camera-{c}" for c in typing.get_args(CameraNote.model_fields["camera"].annotation)}
+    return found | {RESULT_CONFIRMED}
+
+
+def test_every_rule_id_has_words() -> None:
+    ids = rule_ids()
+    assert len(ids) > 80  # the scan found the rules
+    assert {"follow-suit", "must-trump", "out-of-turn", "device-lost", "camera-table"} <= ids
+    assert sorted(ids - set(TEXTS)) == []
+
+
+def test_every_camera_note_has_words() -> None:
+    assert sorted(f.value for f in ReaderFlag if f.value not in FLAGS) == []
+
+
+def test_the_words_are_russian_and_english_with_the_same_placeholders() -> None:
+    for key, (ru, en) in {**TEXTS, **FLAGS, **DEVICES}.items():
+        ru_holes = set(re.findall(r"\{(\w+)\}", ru))
+        assert ru_holes == set(re.findall(r"\{(\w+)\}", en)), key
+        assert ru_holes <= PLACEHOLDERS, key
+        bare = re.sub(r"\{\w+\}", "", ru)
+        assert re.search("[а-яё]", bare), key
+        # no English word and no card code: only Russian, «Партия!» and the like
+        assert not re.search(r"[A-Za-z]{2,}", bare), (key, ru)
+
+
+def test_the_pages_get_the_words() -> None:
+    for lang, k in (("ru", 0), ("en", 1)):
+        cat = i18n.catalogue(lang)
+        assert cat["rules"]["follow-suit"] == TEXTS["follow-suit"][k]
+        assert cat["flags"][ReaderFlag.GLARE.value] == FLAGS[ReaderFlag.GLARE.value][k]
