@@ -457,9 +457,10 @@ class _Work:
 
     # -- helpers ---------------------------------------------------------------------------
     def alert(self, rule: str, message: str, seat: int | None = None, level: str = "warning",
-              **params: str) -> None:
-        """``params`` the words need beyond the seat; the input's own card, button and camera
-        note are taken from it unless given."""
+              *, said: dict[str, str] | None = None, **params: str) -> None:
+        """``params`` (and ``said``) the words need beyond the seat; the input's own card,
+        button and camera note are taken from it unless given."""
+        params = {**(said or {}), **params}
         inp = self.inp
         for key in ("card", "button", "flag"):
             value = getattr(inp, key, None)
@@ -476,14 +477,14 @@ class _Work:
         try:
             verdict = self.game.record(event)
         except EngineError as exc:
-            self.alert(exc.rule, str(exc), event.seat, **_event_params(event))
+            self.alert(exc.rule, str(exc), event.seat, said=_event_params(event))
             return False
         self.events.append(str(event))
         if not verdict.legal:
             back = (" — it cannot stand: take the card back and press «Отмена»"
                     if self.game.must_retract(verdict) else "")
             self.alert(verdict.rule, f"seat {event.seat}: {event} — {verdict.message}{back}",
-                       event.seat, level="illegal", **_event_params(event))
+                       event.seat, level="illegal", said=_event_params(event))
         if is_play:
             trick_after = current_trick(self.game)
             if trick_before and not trick_after:
@@ -618,8 +619,9 @@ class _Work:
         """Shown to the organiser and logged; nothing in the game changes."""
         back = inp.flag == ReaderFlag.CAMERA_BACK
         where = {"shoe": "shoe camera", "table": "table camera"}[inp.camera]
+        said = {"flag": inp.note, **inp.params} if inp.note else {}
         self.alert(f"camera-{inp.camera}", f"{where}: {inp.flag}" + (f" ({inp.card})" if inp.card else ""),
-                   level="info" if back else "warning")
+                   level="info" if back else "warning", said=said)
 
     def on_button(self, inp: Button) -> None:
         g = self.game

@@ -65,6 +65,11 @@ class CameraNote(_Input):
     camera: Literal["shoe", "table"]
     flag: str = Field(min_length=1, max_length=80)
     card: CardCode | None = None
+    # a note with a stable id (the table camera's silence: vision.table.reader.Silence) and its
+    # figures, which the display words; ``flag`` is then its English line
+    note: str | None = Field(None, max_length=40, pattern=r"^[a-z][a-z-]*$")
+    params: dict[Annotated[str, Field(max_length=16)], Annotated[str, Field(max_length=24)]] = \
+        Field(default_factory=dict, max_length=4)
 
 
 class Button(_Input):

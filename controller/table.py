@@ -267,8 +267,9 @@ class TableLoop:
             return  # bidding, declaring: no card is awaited on the table
         self._told = True
         why = reader.silence(since_frame)
-        ctl.set_device(self.name, {"kind": "camera", "state": "warning", "detail": why})
-        ctl.submit(CameraNote(camera="table", flag=why, frame=max(frame_no, 0), t=round(t, 4)))
+        ctl.set_device(self.name, {"kind": "camera", "state": "warning", "detail": why.text})
+        ctl.submit(CameraNote(camera="table", flag=why.text, note=why.kind.value,
+                              params=why.params, frame=max(frame_no, 0), t=round(t, 4)))
 
     def event(self, ev: TableEvent, t: float) -> None:
         if self.skip(ev, t):

@@ -193,6 +193,22 @@ FLAGS: dict[str, tuple[str, str]] = {
     "black frame: the camera sees nothing": ("чёрный кадр: камера ничего не видит",
                                              "black frame: the camera sees nothing"),
     "glare: the frame is blown out": ("блик: кадр засвечен", "glare: the frame is blown out"),
+    # the table camera silent while hands are busy (vision.table.reader.Silence): the likely cause
+    "silent-camera-moved": ("ничего не прочитано: камера или метки сдвинулись",
+                            "nothing read: the camera or the markers moved"),
+    "silent-bad-frame": ("ничего не прочитано: кадр чёрный или засвечен",
+                         "nothing read: the frames are black or blown out"),
+    "silent-size": ("ничего не прочитано: на стол ложится что-то белое {seen} см, а карты здесь "
+                    "{size} см — верен ли размер меток?",
+                    "nothing read: white {seen} cm things settle, cards here are {size} cm: "
+                    "the markers' size?"),
+    "silent-no-face": ("ничего не прочитано: карты видны, но не похожи на колоду — обучена ли "
+                       "колода?", "nothing read: cards seen, unlike the deck: is it taught?"),
+    "silent-dull": ("ничего не прочитано: на стол ложится не белое — сукно или свет? Проверьте "
+                    "стол", "nothing read: what settles is not white: the cloth or the light? "
+                    "Check the table"),
+    "silent-hands": ("ничего не прочитано, хотя руки над столом — проверьте стол",
+                     "nothing read although hands are over the table: check the table"),
 }
 
 

@@ -16,10 +16,11 @@ from controller.inputs import CameraNote
 from table_ui import i18n
 from table_ui.rule_texts import DEVICES, FLAGS, TEXTS
 from vision.cards import ReaderFlag
+from vision.table.reader import Silence
 
 ROOT = Path(__file__).resolve().parents[1]
 RULE_ID = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
-PLACEHOLDERS = {"who", "card", "button", "flag", "device", "n"}
+PLACEHOLDERS = {"who", "card", "button", "flag", "device", "n", "seen", "size"}
 
 
 def rule_ids() -> set[str]:
@@ -65,7 +66,8 @@ def test_every_rule_id_has_words() -> None:
 
 
 def test_every_camera_note_has_words() -> None:
-    assert sorted(f.value for f in ReaderFlag if f.value not in FLAGS) == []
+    notes = [f.value for f in ReaderFlag] + [s.value for s in Silence]
+    assert sorted(n for n in notes if n not in FLAGS) == []
 
 
 def test_the_words_are_russian_and_english_with_the_same_placeholders() -> None:

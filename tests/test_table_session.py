@@ -10,6 +10,7 @@ table clip through ``cardtable replay --table``, and camera trouble reaching the
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -23,6 +24,7 @@ from controller.table import TableLoop
 from engine.playout import deal_hands
 from engine.registry import game_class
 from synth.session import SessionCamera
+from table_ui.i18n import CATALOGUE
 from vision.table.reader import TableReader
 from vision.video import frames
 
@@ -221,6 +223,13 @@ def test_a_camera_that_reads_nothing_says_why(make_controller, bout) -> None:
     assert len(silent) == 1, silent
     # a 6 cm card measured on a plane twice too large looks 3 cm wide to the reader
     assert "white" in silent[0] and "marker size" in silent[0]
+    # the display words it from a stable id and its figures: Russian, the sizes in it
+    said = next(a for a in _alerts(ctl) if "no card read" in a["message"])
+    assert said["rule"] == "camera-table" and said["params"]["flag"] == "silent-size"
+    seen, size = said["params"]["seen"], said["params"]["size"]
+    assert re.fullmatch(r"\d+×\d+", seen) and re.fullmatch(r"\d+×\d+", size)
+    words = CATALOGUE["ru"]["flags"]["silent-size"].format(**said["params"])
+    assert f"{seen} см" in words and "размер меток" in words
     assert ctl.devices["camera table"]["state"] == "warning"
     # the game moves on (the organiser enters the card by hand): the warning clears
     ctl.submit(parse_input({"kind": "placed", "seat": 0, "card": "6H"}))

@@ -33,7 +33,7 @@
     if (!words) return withNames(st, a.message);
     const p = a.params || {};
     return fmt(words, { who: a.seat !== null && a.seat !== undefined ? seatName(st, a.seat) : "",
-      card: cardText(p.card), button: p.button || "", flag: (T.flags || {})[p.flag] || p.flag || "",
+      card: cardText(p.card), button: p.button || "", flag: fmt((T.flags || {})[p.flag] || p.flag || "", p),
       device: deviceText(p.device) });
   }
   function sideNames(st, v) {

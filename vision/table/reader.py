@@ -140,6 +140,25 @@ class Unread(StrEnum):
     NO_FACE = "no-face"  # card-sized and white, unlike every face of the deck
 
 
+class Silence(StrEnum):
+    """Why the table camera read nothing while hands were busy over the table: the stable ids
+    of ``TableReader.silence`` (the display words them, ``table_ui/rule_texts.py``)."""
+
+    CAMERA_MOVED = "silent-camera-moved"  # the markers are off their place
+    BAD_FRAME = "silent-bad-frame"  # black or blown-out frames
+    SIZE = "silent-size"  # white card-like things settle, not the size a card is here
+    NO_FACE = "silent-no-face"  # card-sized, unlike every face of the deck
+    DULL = "silent-dull"  # things settle, not white: the cloth or the light
+    HANDS = "silent-hands"  # hands over the table, nothing settled
+
+
+@dataclass
+class SilenceNote:
+    kind: Silence
+    text: str  # the line for the log, in English
+    params: dict[str, str] = field(default_factory=dict)  # SIZE: seen and size, "12×18" cm
+
+
 @dataclass
 class Settled:
     frame: int
@@ -699,26 +718,34 @@ class TableReader:
         self.unread.append(Settled(self.frame_no, kind,
                                    (float(short) / PLANE_PX_MM, float(long) / PLANE_PX_MM)))
 
-    def silence(self, since_frame: int) -> str:
-        """Why no card was read since ``since_frame`` although arms were over the table, in a
-        line for the organiser (at most 80 characters), from what settled meanwhile."""
+    def silence(self, since_frame: int) -> SilenceNote:
+        """Why no card was read since ``since_frame`` although arms were over the table, from
+        what settled meanwhile: a stable id, its figures, and a line for the log (at most 80
+        characters)."""
         if self._paused:
-            return "no card read: the camera moved (markers off their place)"
+            return SilenceNote(Silence.CAMERA_MOVED,
+                               "no card read: the camera moved (markers off their place)")
         if self._bad_frame:
-            return f"no card read: {self._bad_frame}"[:80]
+            return SilenceNote(Silence.BAD_FRAME, f"no card read: {self._bad_frame}"[:80])
         recent = [u for u in self.unread if u.frame > since_frame]
         w, h = (self.card_mm if self._card_wh is None
                 else (float(self._card_wh[0]) / PLANE_PX_MM, float(self._card_wh[1]) / PLANE_PX_MM))
         sized = [u for u in recent if u.kind == Unread.SIZE]
         if sized:
             a, b = (float(np.median([u.size_mm[i] for u in sized])) / 10 for i in (0, 1))
-            return (f"no card read: white {a:.0f}x{b:.0f} cm things settle, cards here are "
-                    f"{w / 10:.0f}x{h / 10:.0f}: marker size?")[:80]
+            seen, size = f"{a:.0f}×{b:.0f}", f"{w / 10:.0f}×{h / 10:.0f}"
+            return SilenceNote(Silence.SIZE,
+                               (f"no card read: white {a:.0f}x{b:.0f} cm things settle, cards "
+                                f"here are {w / 10:.0f}x{h / 10:.0f}: marker size?")[:80],
+                               {"seen": seen, "size": size})
         if any(u.kind == Unread.NO_FACE for u in recent):
-            return "no card read: cards seen, unlike every face of the deck: deck taught?"
+            return SilenceNote(Silence.NO_FACE, "no card read: cards seen, unlike every face of "
+                                                "the deck: deck taught?")
         if any(u.kind == Unread.DULL for u in recent):
-            return "no card read: things settle but are not white: cloth or light? table check"
-        return "no card read although hands are over the table: run table check"
+            return SilenceNote(Silence.DULL, "no card read: things settle but are not white: "
+                                             "cloth or light? table check")
+        return SilenceNote(Silence.HANDS,
+                           "no card read although hands are over the table: run table check")
 
     def _card_sized(self, rect: tuple) -> bool:
         short, long = sorted(rect[1])
