@@ -74,7 +74,8 @@
     $("new-note").textContent = t.replaying ? T.demo_no_new_game : "";
     $("status").innerHTML = [[T.log, t.log_error ? "⚠ " + t.log_error : T.log_ok + " — " + t.log_path],
       [T.clients, t.displays], [T.devices, JSON.stringify(t.devices || {})]]
-      .map(([k, x]) => `<div>${esc(k)}</div><div>${esc(x)}</div>`).join("");
+      // a path may break after any "/" (never inside a word)
+      .map(([k, x]) => `<div>${esc(k)}</div><div>${esc(x).replace(/\//g, "/<wbr>")}</div>`).join("");
     await refreshCheck();
   }
   // the table check: its state comes with every refresh while the panel is open

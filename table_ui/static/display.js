@@ -75,7 +75,8 @@
       }
       el.className = "seat" + (turn ? " turn" : "") + (v.dealer === i ? " dealer" : "");
       el.dataset.seat = String(i);
-      el.innerHTML = `<div class="name">${esc(seatName(st, i))}${v.dealer === i ? ' <span class="dealer-mark">●</span>' : ""}</div>` +
+      // the dealer's mark stands beside the name: a long name shortened with "…" never hides it
+      el.innerHTML = `<div class="who">${v.dealer === i ? '<span class="dealer-mark">●</span>' : ""}<div class="name">${esc(seatName(st, i))}</div></div>` +
         `<div class="hand">${backs}</div>` + (turn ? `<div class="turn-label">▶ ${esc(T.turn)}</div>` : "") + cursor;
     });
   }
