@@ -58,9 +58,11 @@ class NewGameOut(BaseModel):
 
 class AlertOut(BaseModel):
     rule: str
-    message: str
+    message: str = Field(description="in English, for logs; pages word the alert from its rule")
     level: str
     seat: int | None
+    params: dict[str, str] = Field(default_factory=dict,
+                                   description="card, button, flag, device: what the words need")
 
 
 class ReplyOut(BaseModel):

@@ -201,8 +201,8 @@ def game_forms(_: LoggedIn) -> list[GameForm]:
 # -- acting -------------------------------------------------------------------------------------
 def _reply(reply: Reply) -> JSONResponse:
     body = {"accepted": reply.accepted, "seq": reply.seq, "events": reply.events,
-            "alerts": [{"rule": a.rule, "message": a.message, "level": a.level, "seat": a.seat}
-                       for a in reply.alerts]}
+            "alerts": [{"rule": a.rule, "message": a.message, "level": a.level, "seat": a.seat,
+                        "params": a.params} for a in reply.alerts]}
     if not reply.accepted:
         if any(a.rule == "log-not-writable" for a in reply.alerts):
             return JSONResponse({**body, "detail": reply.alerts[0].message}, status_code=503)

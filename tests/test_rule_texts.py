@@ -13,6 +13,7 @@ from pathlib import Path
 
 from controller.core import RESULT_CONFIRMED
 from controller.inputs import CameraNote
+from engine.scoresheet import CLAIMED, LET_GO, PENALISED
 from table_ui import i18n
 from table_ui.rule_texts import DEVICES, FLAGS, TEXTS
 from vision.cards import ReaderFlag
@@ -86,3 +87,8 @@ def test_the_pages_get_the_words() -> None:
         cat = i18n.catalogue(lang)
         assert cat["rules"]["follow-suit"] == TEXTS["follow-suit"][k]
         assert cat["flags"][ReaderFlag.GLARE.value] == FLAGS[ReaderFlag.GLARE.value][k]
+
+
+def test_every_outcome_of_a_foul_has_words() -> None:
+    for lang in ("ru", "en"):
+        assert set(i18n.CATALOGUE[lang]["outcomes"]) == {PENALISED, CLAIMED, LET_GO}

@@ -17,7 +17,14 @@ import pytest
 from controller.core import Controller
 from controller.inputs import Admin
 from controller.log import GameLog
-from table_ui.testing import CHROMIUM, CHROMIUM_ARGS, LiveServer, play_until
+from table_ui.testing import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    LiveServer,
+    at_defence,
+    illegal_beat,
+    play_until,
+)
 
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is absent")
 ARTIFACTS = Path(__file__).with_name("artifacts")
@@ -86,8 +93,12 @@ def table():
     finished Durak game in the history; the log where a table keeps it, a short path."""
     folder = Path(tempfile.mkdtemp(prefix="ct-"))
     ctl = Controller(GameLog(folder / "table.sqlite"))
-    ctl.new_game("durak2", {"game_type": "super_short"}, NAMES[:2])
-    assert play_until(ctl, random.Random(11), lambda c: c.game.is_over, limit=500)
+    ctl.new_game("durak2", {"game_type": "super_short", "policy": "penalize"}, NAMES[:2])
+    rng = random.Random(11)
+    assert play_until(ctl, rng, at_defence)
+    foul = ctl.submit(Admin(action="event", event=illegal_beat(ctl)))  # it stands: penalised
+    assert foul.alerts and foul.alerts[0].level == "illegal"
+    assert play_until(ctl, rng, lambda c: c.game.is_over, limit=500)
     ctl.new_game("joker", {"minus_joker": True}, NAMES)
     rng = random.Random(3)
     assert play_until(ctl, rng, lambda c: len(c.game.score_sheet().deals) >= 2
@@ -131,3 +142,20 @@ def test_no_text_overflows_its_box(table, browser, size):
         page.screenshot(path=str(ARTIFACTS / f"fit-admin-{size}.png"), full_page=True)
         page.close()
     assert {k: v for k, v in found.items() if v} == {}
+
+
+def test_the_history_says_the_games_and_their_fouls_in_russian(table, browser):
+    with LiveServer(table, pin=PIN) as srv:
+        page = browser.new_page(bypass_csp=True, viewport=SIZES["tv"])
+        page.goto(srv.url + "/history")
+        page.wait_for_selector("#games tr >> nth=2", timeout=10_000)
+        titles = page.locator("#games tbody tr td:nth-child(2)").all_inner_texts()
+        assert titles == ["Джокер", "Дурак вдвоём"]  # the catalogue's names, not the engine's
+        page.locator('#games a[data-open="1"]').click()
+        page.wait_for_selector("#detail:not(.hidden)", timeout=10_000)
+        notes = page.inner_text("#notes")
+        foul = next(line for line in notes.split("; ") if line.startswith("Нарушение:")
+                    or ": Нарушение:" in line)
+        assert NAMES[0] in foul or NAMES[1] in foul
+        assert "illegal play" not in notes and "[beat]" not in notes and "штраф" in foul
+        page.close()

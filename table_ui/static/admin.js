@@ -29,11 +29,13 @@
     if (Array.isArray(d.detail)) return d.detail.map((e) => (e.loc || []).join(".") + ": " + e.msg).join("; ");
     return T.error;
   }
+  let names = [];  // the players' names, from the last state
+  const worded = (a) => Cards.alertText(T, a, a.seat !== null && a.seat !== undefined ? names[a.seat] || T.seat.replace("{n}", a.seat + 1) : "", T.ranks);
   async function act(path, body) {
     const r = await api(path, body);
     if (r.status === 401) { showLogin(); return r; }
     if (r.status >= 400) say(false, `${T.error} ${r.status}: ${detail(r.data)}`);
-    else say(true, T.done + ((r.data.alerts || []).length ? ": " + r.data.alerts.map((a) => a.message).join("; ") : ""));
+    else say(true, T.done + ((r.data.alerts || []).length ? ": " + r.data.alerts.map(worded).join("; ") : ""));
     await refresh();
     return r;
   }
@@ -60,6 +62,7 @@
     const r = await api("state");
     if (r.status === 401) { showLogin(); return; }
     const st = r.data, v = st.view;
+    names = st.names || [];
     document.body.dataset.seq = String(st.seq);
     $("now").textContent = v ? `${v.title} · ${T["status_" + st.status] || st.status}` : "—";
     $("now-more").innerHTML = v ? esc(`seq ${st.seq} · ${v.phase}` + (v.to_act !== null ? ` · ${T.to_act}: ${(st.names || [])[v.to_act] || v.to_act}` : "")) : "";

@@ -41,5 +41,23 @@ const Cards = (() => {
       `<rect x="12" y="12" width="76" height="116" rx="5" fill="none" stroke="#8fb0ff" stroke-width="3"/>` +
       `<path d="M12 12 L88 128 M88 12 L12 128" stroke="#8fb0ff" stroke-width="2"/></svg>`;
   }
-  return { SUITS, RED, svg, back, label, esc };
+  // An alert (or a foul) in the page's language, from its rule id and parameters
+  // (table_ui/rule_texts.py, served in the catalogue as T.rules, T.flags, T.devices); the
+  // English sentence only for an id the catalogue does not know. ``who``: the seat's name.
+  function fill(s, vars) { return String(s).replace(/\{(\w+)\}/g, (_, k) => (vars && k in vars ? vars[k] : "")); }
+  function cardWords(code, ranks) { return code && code.length === 2 && SUITS[code[1]] ? label(code, ranks) : code || ""; }
+  function deviceWords(T, name) {
+    const d = T.devices || {};
+    if (d[name]) return d[name];
+    const m = /^panel (.*)$/.exec(name || "");
+    return m ? `${d.panel || "panel"} ${m[1]}` : name || "";
+  }
+  function alertText(T, a, who, ranks) {
+    const words = (T.rules || {})[a.rule];
+    if (!words) return a.message || a.rule || "";
+    const p = a.params || {};
+    return fill(words, { who: who || "", card: cardWords(p.card, ranks), button: p.button || "",
+      flag: fill((T.flags || {})[p.flag] || p.flag || "", p), device: deviceWords(T, p.device) });
+  }
+  return { SUITS, RED, svg, back, label, esc, alertText };
 })();

@@ -19,22 +19,9 @@
   function withNames(st, text) {
     return String(text).replace(/seat (\d)/g, (m, d) => (st.names && st.names[+d] ? st.names[+d] : m));
   }
-  // An alert in the page's language, from its rule id and parameters (table_ui/rule_texts.py);
-  // the English sentence only for an id the catalogue does not know.
-  function cardText(code) { return code && code.length === 2 && Cards.SUITS[code[1]] ? Cards.label(code, ranks()) : code || ""; }
-  function deviceText(name) {
-    const d = T.devices || {};
-    if (d[name]) return d[name];
-    const m = /^panel (.*)$/.exec(name || "");
-    return m ? `${d.panel || "panel"} ${m[1]}` : name || "";
-  }
   function alertText(st, a) {
-    const words = (T.rules || {})[a.rule];
-    if (!words) return withNames(st, a.message);
-    const p = a.params || {};
-    return fmt(words, { who: a.seat !== null && a.seat !== undefined ? seatName(st, a.seat) : "",
-      card: cardText(p.card), button: p.button || "", flag: fmt((T.flags || {})[p.flag] || p.flag || "", p),
-      device: deviceText(p.device) });
+    const who = a.seat !== null && a.seat !== undefined ? seatName(st, a.seat) : "";
+    return (T.rules || {})[a.rule] ? Cards.alertText(T, a, who, ranks()) : withNames(st, a.message);
   }
   function sideNames(st, v) {
     const n = v.num_seats, sides = v.sides || [];
