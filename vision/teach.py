@@ -562,15 +562,12 @@ def _redness(corner: np.ndarray) -> float:
 
 def _order_problem(corners: list[np.ndarray], codes: list[str]) -> str | None:
     """Whether the pass came out in the order given, as far as the colours of the indexes can
-    tell: the red and black pip cards must fall where the list has hearts and diamonds and
-    clubs and spades. A pass in another order agrees on about half of them; a four-colour deck (blue
+    tell: the red and black cards must fall where the list has hearts and diamonds and clubs
+    and spades. A pass in another order agrees on about half of them; a four-colour deck (blue
     diamonds, green clubs) still on three quarters, so ORDER_COLOURS asks for more than a
     shuffle gives and less than such a deck. Cards of one colour swapped among themselves, or a
     pass of a single colour, cannot be told; None then, and when it agrees."""
-    # pip cards only: a court's or an ace's index may be drawn in other colours (the Paris
-    # pattern's hearts courts have black letters), a pip card's is its suit's colour
-    suited = [i for i, c in enumerate(codes) if len(c) == 2 and c[1] in "CDHS"
-              and c[0] in "23456789T"]
+    suited = [i for i, c in enumerate(codes) if len(c) == 2 and c[1] in "CDHS"]
     listed = np.array([codes[i][1] in "DH" for i in suited])
     if len(suited) < 8 or min(listed.mean(), 1 - listed.mean()) < 0.25:
         return None
