@@ -73,26 +73,6 @@ def test_video_with_no_cards(tmp_path, profile, capsys):
         teach_from_video("x", path, ["QS"])
 
 
-def test_a_pass_in_another_order_is_refused_by_its_colours(tmp_path, capsys):
-    """The deck dealt shuffled but listed in order: taught as listed, every card would be named
-    wrongly at the table. The colours of the indexes give it away; nothing is saved."""
-    import random
-
-    listed = composition("36")
-    dealt = listed[:]
-    random.Random(4).shuffle(dealt)
-    path = tmp_path / "shuffled.mp4"
-    make_clip(path, DECK, dealt, "easy", seed=3)
-    assert main(["deck", "teach", "shuffled", "--video", str(path), "--composition", "36"]) == 2
-    err = capsys.readouterr().err
-    assert "did not come out in the order given" in err and "disagree in colour" in err
-    assert "look the same" not in err
-    with pytest.raises(ProfileError):
-        load_profile("shuffled")
-    # listed as dealt, the same pass is taught
-    assert len(teach_from_video("shuffled", path, dealt).cards) == 36
-
-
 def test_face_down_cards_are_flagged_not_named(tmp_path, profile):
     path = tmp_path / "backs.mp4"
     cards = ["7C", "QS", "9H", "AD"]

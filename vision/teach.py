@@ -85,7 +85,6 @@ SPLIT = 1.25
 # this share of its cards are red where the upright pass's are; red and black ink must differ in
 # redness (red minus the larger of green and blue, grey levels) by this much at least.
 TURNED_COLOURS = 0.9
-ORDER_COLOURS = 0.7  # a pass whose colours agree with the list less than this is out of order
 RED_GAP = 30.0
 
 
@@ -497,8 +496,6 @@ def teach_from_video(name: str, path: Path, codes: list[str], turned: Path | Non
         raise TeachError(f"saw {len(corners)} cards in {path} but expected {len(codes)}; "
                          f"nothing saved. Check the card list or deal the pass again "
                          f"(shoe: {geo.describe()})")
-    if (wrong := _order_problem(corners, codes)) is not None:
-        raise TeachError(f"{path}: {wrong}; nothing saved")
     preview = _preview(path)
     if not geo.is_default() or preview is not None:
         geo = geo.model_copy(update={"preview": encode_preview(preview)}) \
@@ -558,35 +555,6 @@ def _redness(corner: np.ndarray) -> float:
         return 0.0
     px = corner[ink].astype(np.float32)
     return float(np.mean(px[:, 2] - np.maximum(px[:, 0], px[:, 1])))
-
-
-def _order_problem(corners: list[np.ndarray], codes: list[str]) -> str | None:
-    """Whether the pass came out in the order given, as far as the colours of the indexes can
-    tell: the red and black cards must fall where the list has hearts and diamonds and clubs
-    and spades. A pass in another order agrees on about half of them; a four-colour deck (blue
-    diamonds, green clubs) still on three quarters, so ORDER_COLOURS asks for more than a
-    shuffle gives and less than such a deck. Cards of one colour swapped among themselves, or a
-    pass of a single colour, cannot be told; None then, and when it agrees."""
-    suited = [i for i, c in enumerate(codes) if len(c) == 2 and c[1] in "CDHS"]
-    listed = np.array([codes[i][1] in "DH" for i in suited])
-    if len(suited) < 8 or min(listed.mean(), 1 - listed.mean()) < 0.25:
-        return None
-    red = np.array([_redness(corners[i]) for i in suited])
-    ranked = np.sort(red)
-    gaps = np.diff(ranked)
-    if float(gaps.max()) < RED_GAP:
-        return None  # the indexes are not in two clear colours: nothing to tell the order by
-    k = int(gaps.argmax())
-    seen = red > float(ranked[k] + ranked[k + 1]) / 2
-    agree = float((seen == listed).mean())
-    if agree >= ORDER_COLOURS:
-        return None
-    first = next(n for n, (a, b) in enumerate(zip(seen, listed, strict=True)) if a != b)
-    at = suited[first]
-    return (f"the cards did not come out in the order given: card {at + 1} of the pass is "
-            f"{'red' if seen[first] else 'black'}, but the list has {codes[at]} there, and "
-            f"{int((seen != listed).sum())} of {len(suited)} cards disagree in colour. "
-            f"Deal the deck in the listed order (or list it in the order you dealt it)")
 
 
 def _same_colours(upright: list[np.ndarray], turned: list[np.ndarray]) -> bool:
