@@ -277,13 +277,11 @@ def _mat(args: argparse.Namespace) -> int:
 
 
 def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not 5 <= value <= 120:
-        raise argparse.ArgumentTypeError(f"a check watches 5 to 120 seconds, not {text}")
-    return value
+    """--seconds: within the live check's bounds (imported only when the option is given)."""
+    from cardtable.args import number
+    from controller.table_check import SECONDS
+
+    return number("--seconds", *SECONDS)(text)
 
 
 def _cm(text: str) -> float:

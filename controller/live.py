@@ -57,7 +57,6 @@ class Table:
         self.panel_link: PanelLink | None = None
         self.dealer: DealerLink | None = None
         self.table_calibration: Any = None  # vision.table.calibrate.Calibration, once loaded
-        self._recalibrated = False  # a check stored a new calibration: the reader starts afresh
         self.check: LiveCheck | None = None  # the organiser's table check (a table camera)
         if "table" in cfg.cameras:
             cam = cfg.cameras["table"]
@@ -151,9 +150,8 @@ class Table:
                 if self.check is not None and self.check.take(t, frame, frames):
                     loop = None  # after the check the reader learns the empty table again
                     continue
-                if self._recalibrated:
-                    self._recalibrated, loop = False, None
-                    cal = self.table_calibration
+                if self.table_calibration is not cal:  # a check stored a new one
+                    cal, loop = self.table_calibration, None  # the reader starts afresh with it
                 game = self.controller.game
                 seats = game.num_seats if game is not None else 0
                 if loop is None or loop.reader.seats != seats:
@@ -202,7 +200,6 @@ class Table:
 
     def _checked(self, cal: Any) -> None:
         self.table_calibration = cal
-        self._recalibrated = True
 
     def _shoe(self, cam_cfg: Any, on_loop: Callable[[Loop], None] | None) -> None:
         name = "camera shoe"
