@@ -66,6 +66,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     # with one; docs/vision.md, round XII.)
     if not any(var in os.environ for var in BLAS_THREADS):
         os.environ.update(dict.fromkeys(BLAS_THREADS, "1"))
+    # FFmpeg's own complaints ("moov atom not found") would come before, and besides, the one
+    # `error: ... names the file` line the command says about a video it cannot read.
+    os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")
     argv = list(sys.argv[1:] if argv is None else argv)
     command = next((a for a in argv if not a.startswith("-")), None)
     args = build_parser(command).parse_args(argv)

@@ -66,8 +66,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     _db_argument(p)
     p.set_defaults(func=cmd_show)
 
-    p = one_line_errors(hsub.add_parser("export", help="a game as a record, CSV or JSON"))
+    p = one_line_errors(hsub.add_parser("export", help="a game as a record, CSV or JSON, or "
+                                        "with --bundle as a recording `cardtable replay` plays"))
     p.add_argument("game", metavar="GAME", help="game id (see `cardtable history list`)")
+    p.add_argument("--bundle", type=Path, default=None, metavar="DIR",
+                   help="write the game and its recording (`cardtable run --record`) as a "
+                   "recorded session in this new folder: `cardtable replay DIR --check` checks it")
+    p.add_argument("--recordings", type=Path, default=None, metavar="DIR",
+                   help="where the table recorded its games (default: recordings/ beside the log)")
     p.add_argument("--format", default="record", metavar="|".join(FORMATS),
                    help="record (engine record, replayable with `cardtable score`), csv (points "
                         "per deal and a total row) or json (score sheet and events)")
@@ -340,6 +346,8 @@ def export_text(log: GameLog, row: GameRow, game: Game, fmt: str, events: list[s
 
 @_guarded
 def cmd_export(args: argparse.Namespace) -> int:
+    if args.bundle is not None:
+        return _export_bundle(args)
     if args.format not in FORMATS:
         raise CommandError(f"unknown --format {args.format!r}: use one of {', '.join(FORMATS)}")
     log = open_log(args.db)
@@ -360,6 +368,24 @@ def cmd_export(args: argparse.Namespace) -> int:
             args.output.write_text(text, encoding="utf-8")
         except OSError as exc:
             raise CommandError(f"cannot write {args.output}: {exc.strerror or exc}") from exc
+    return 0
+
+
+def _export_bundle(args: argparse.Namespace) -> int:
+    from controller.export import ExportError, export_bundle
+
+    log = open_log(args.db)
+    try:
+        with log.reading():
+            row = find_game(log, args.game)
+        recordings = args.recordings or log.path.parent / "recordings"
+        try:
+            report = export_bundle(log, row.id, recordings, args.bundle)
+        except ExportError as exc:
+            raise CommandError(str(exc)) from exc
+    finally:
+        log.close()
+    print("\n".join(report.lines()))
     return 0
 
 

@@ -57,6 +57,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="do not resume: abandon an unfinished game (it stays in the history)")
     p.add_argument("--footage-budget", type=whole("the footage budget (MB)", lo=0), default=None, metavar="MB",
                    help="disk kept for the dispute archive of deal footage (0: keep none)")
+    p.add_argument("--record", action="store_true",
+                   help="record every game (both cameras' frames in which something moved) for "
+                   "`cardtable history export GAME --bundle DIR`; or the config's [record]")
     p.add_argument("--pause", type=number("pause", lo=0), default=None,
                    help="seconds the final score stays up before the next game")
     p.add_argument("--club", metavar="URL", help="publish the table's log to the club's broker "
@@ -296,6 +299,7 @@ def _print_checks(reports: list[Any], as_json: bool) -> int:
 
 
 # ------------------------------------------------------------------------------ run
+RECORDINGS = "recordings"  # beside the table log: the recorded games (`--record`)
 PIN_FILE = "admin-pin.hash"  # beside the table log: the admin PIN's hash, kept across restarts
 
 
@@ -493,7 +497,13 @@ def _table_config(args: argparse.Namespace) -> Any:
         from controller.log import data_dir
 
         table = table.model_copy(update={"data_dir": str(data_dir())})
-    return cfg.model_copy(update={"session": session, "panels": panels, "table": table})
+    record = cfg.record
+    if args.record:
+        from controller.config import RecordConfig
+
+        record = (record or RecordConfig()).model_copy(update={"enabled": True})
+    return cfg.model_copy(update={"session": session, "panels": panels, "table": table,
+                                  "record": record})
 
 
 def _session_bundle(cfg: Any) -> Bundle:
@@ -577,6 +587,10 @@ def cmd_run(args: argparse.Namespace) -> int:
         lock.close()
         return _error(f"{exc}; `cardtable run --new-game` abandons it (it stays in the history "
                       "for `cardtable history`) and starts a new one")
+    if cfg.record is not None and cfg.record.enabled and not cfg.record.dir:
+        # beside the log, as the footage archive: `history export --db` finds them there
+        cfg = cfg.model_copy(update={"record": cfg.record.model_copy(
+            update={"dir": str(game_log.path.parent / RECORDINGS)})})
     session = None
     if bundle is not None:
         from controller.session import SessionPlayer
@@ -622,6 +636,8 @@ def cmd_run(args: argparse.Namespace) -> int:
                 f"log {game_log.path}")
     else:
         what = f"table {cfg.table.name!r}, log {game_log.path}"
+    if cfg.recordings is not None:
+        what += f", recording the games in {cfg.recordings}"
     _announce(what, where)
     try:
         if server is not None:

@@ -30,6 +30,7 @@ from hardware.config import CameraConfig, GpioConfig, Strict
 
 DEFAULT_DATA_DIR = "/var/lib/cardtable"
 DEFAULT_FOOTAGE_BUDGET_MB = 2048
+DEFAULT_RECORD_BUDGET_MB = 20480  # about 40 hours of play at the sizes docs/table.md measures
 
 
 class ConfigError(ValueError):
@@ -99,6 +100,17 @@ class SessionConfig(Strict):
     names: list[str] | None = None  # the players' names (default: the recording's)
 
 
+class RecordConfig(Strict):
+    """Recording the games for replay (``controller.recorder``): both cameras' frames in which
+    something moved, per game, under ``dir`` (default: ``recordings`` beside the table log), within
+    ``budget_mb`` (oldest games go first); `cardtable history export GAME --bundle DIR` makes a
+    game a replayable recording."""
+
+    enabled: bool = True
+    budget_mb: int = Field(default=DEFAULT_RECORD_BUDGET_MB, ge=1)
+    dir: str | None = None
+
+
 class TableConfig(Strict):
     table: TableSection = Field(default_factory=TableSection)
     game: GameDefaults = Field(default_factory=GameDefaults)
@@ -108,6 +120,7 @@ class TableConfig(Strict):
     web: WebConfig = Field(default_factory=WebConfig)
     club: ClubConfig | None = None
     session: SessionConfig | None = None
+    record: RecordConfig | None = None
 
     @model_validator(mode="after")
     def _session_cameras(self) -> TableConfig:
@@ -128,6 +141,13 @@ class TableConfig(Strict):
         if cam is not None and cam.calibration:
             return Path(cam.calibration)
         return self.data_dir / f"{camera}.calibration.json"
+
+    @property
+    def recordings(self) -> Path | None:
+        """Where the games are recorded, or None when they are not."""
+        if self.record is None or not self.record.enabled:
+            return None
+        return Path(self.record.dir) if self.record.dir else self.data_dir / "recordings"
 
     @property
     def footage_budget_bytes(self) -> int:
@@ -286,6 +306,8 @@ def load_config(path: str | Path) -> TableConfig:
             camera.calibration = str(path.parent / camera.calibration)
         if camera.path and not Path(camera.path).is_absolute():
             camera.path = str(path.parent / camera.path)
+    if cfg.record is not None and cfg.record.dir and not Path(cfg.record.dir).is_absolute():
+        cfg.record.dir = str(path.parent / cfg.record.dir)
     return cfg
 
 
@@ -368,6 +390,13 @@ stall_s = 1.0                       # no frame this long past due: reported as s
 host = "0.0.0.0"                    # 127.0.0.1: this Pi's screen only
 port = 8000
 # admin_pin_hash = "scrypt$16384$8$1$..."   # from table_ui.security.hash_pin; else a PIN is made
+
+# Recording every game for replay (docs/table.md "Recording"): both cameras' frames in which
+# something moved; `cardtable history export GAME --bundle DIR` makes one a recording that
+# `cardtable replay DIR --check` checks. Without this section (or `cardtable run --record`), none.
+# [record]
+# budget_mb = 20480                 # oldest games' recordings go first
+# dir = "/mnt/usb/recordings"      # default: recordings/ beside the table log
 
 # The club server this table publishes its games to (docs/club.md); without it, none.
 # [club]

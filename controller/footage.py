@@ -87,6 +87,9 @@ class Bundle:
         path = self.path / "deck.json"
         if not path.is_file():
             path = self.path.parent / "deck.json"
+        if not path.is_file():
+            raise BundleError(f"{self.path / 'deck.json'} is missing (nor is there one in its "
+                              "folder): the recording does not carry the deck it was read with")
         return read_profile(path)
 
     def new_game(self) -> Game:
@@ -168,6 +171,13 @@ def load_bundle(path: str | Path) -> Bundle:
         game_class(meta.game)(meta.options)
     except EngineError as exc:
         raise BundleError(f"{path / 'game.json'}: {exc}") from None
+    dealt = [e.split(" ", 1)[1] for e in meta.events if e.startswith("shoe ")]
+    if meta.shoe_cards and meta.shoe_cards != dealt:
+        first = next((i for i, (a, b) in enumerate(zip(meta.shoe_cards, dealt, strict=False))
+                      if a != b), min(len(dealt), len(meta.shoe_cards)))
+        raise BundleError(f"{path / 'game.json'}: its shoe cards disagree with its own events "
+                          f"from card {first + 1} on ({len(meta.shoe_cards)} shoe cards, "
+                          f"{len(dealt)} dealt in the events)")
     inputs = load_inputs(path / "inputs.jsonl")  # a bad line is named before any video is read
     times = _clip_times(path, "shoe")
     table_times: list[float] = []

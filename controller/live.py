@@ -23,6 +23,7 @@ from typing import Any
 
 from controller.archive import FootageArchive
 from controller.core import Controller
+from controller.recorder import Recorder, deck_keeper
 from controller.table import DealerLink, PanelLink, ShoeLoop, TableLoop
 from controller.table_check import LiveCheck, Refusal
 from vision.profile import DeckProfile
@@ -41,13 +42,16 @@ class Table:
 
     def __init__(self, controller: Controller, cfg: Any, profile: DeckProfile,
                  archive: FootageArchive | None = None, *, faces: Faces | None = None,
-                 world: Any = None) -> None:
+                 world: Any = None, recorder: Recorder | None = None) -> None:
         self.controller = controller
         self.cfg = cfg
         self.profile = profile
         self.archive = archive
         self.faces = faces
         self.world = world  # controller.session.SessionPlayer: a recorded session's world
+        self.recorder = recorder  # keeps the games' frames for replay (``--record``)
+        if recorder is not None and recorder.deck is None:
+            recorder.deck = deck_keeper(profile, self._faces if "table" in cfg.cameras else None)
         self.feed = world.feed if world is not None else None
         self.stop_event = threading.Event()
         self._threads: list[threading.Thread] = []
@@ -119,7 +123,7 @@ class Table:
     def _table(self, cam_cfg: Any, on_loop: Callable[[Loop], None] | None) -> None:
         """The overhead camera: read while the game has two or four seats (the seat zones)."""
         from vision.table.calibrate import CalibrationError, load_calibration
-        from vision.table.faces import FacesError, load_faces
+        from vision.table.faces import FacesError
         from vision.table.reader import TableReader
 
         name = "camera table"
@@ -131,7 +135,7 @@ class Table:
         try:
             # the configured calibration must be there; the one a check stored, if it is
             cal = load_calibration(path) if cam_cfg.calibration or path.exists() else None
-            faces = self.faces if self.faces is not None else load_faces(self.profile)
+            faces = self._faces()
         except (CalibrationError, FacesError, OSError) as exc:
             log.error("table camera not started: %s", exc)
             on_event("error", str(exc))
@@ -150,6 +154,7 @@ class Table:
                 if self.check is not None and self.check.take(t, frame, frames):
                     loop = None  # after the check the reader learns the empty table again
                     continue
+                self._record("table", frame)
                 if self.table_calibration is not cal:  # a check stored a new one
                     cal, loop = self.table_calibration, None  # the reader starts afresh with it
                 game = self.controller.game
@@ -174,6 +179,19 @@ class Table:
         finally:
             if camera is not None:
                 camera.close()
+
+    def _faces(self) -> Faces:
+        from vision.table.faces import load_faces
+
+        return self.faces if self.faces is not None else load_faces(self.profile)
+
+    def _record(self, camera: str, frame: Any) -> None:
+        """A frame of the game in play for the recording (none when the game is over)."""
+        if self.recorder is None:
+            return
+        game = self.controller.game
+        over = game is None or game.is_over
+        self.recorder.frame(camera, None if over else self.controller.game_id, frame)
 
     # -- the organiser's table check ------------------------------------------------------------
     def _check_busy(self) -> Refusal | None:
@@ -219,6 +237,7 @@ class Table:
             for n, (t, frame) in enumerate(camera.frames()):
                 if self.stop_event.is_set():
                     break
+                self._record("shoe", frame)
                 loop.frame(t, camera.start_frame + n, frame)
             loop.finish(t)
         except Exception as exc:  # the camera loop must never take the table down
@@ -250,6 +269,8 @@ class Table:
             self.dealer.close()
         if self.archive is not None:
             self.archive.close()
+        if self.recorder is not None:
+            self.recorder.close()
 
 
 def build_table(controller: Controller, cfg: Any, *, archive: FootageArchive | None = None,
@@ -257,12 +278,17 @@ def build_table(controller: Controller, cfg: Any, *, archive: FootageArchive | N
     """The table ``cfg`` (a ``hardware.config.TableConfig``) describes, joined to ``controller``
     (not started). With a recorded session (``world``, a ``controller.session.SessionPlayer``
     for the config's ``[session]``) the deck and the table reader's faces are the recording's;
-    otherwise the deck is the config's ``[table] deck`` (``vision.profile.ProfileError``)."""
+    otherwise the deck is the config's ``[table] deck`` (``vision.profile.ProfileError``). With
+    ``[record]`` on, the games are recorded (``controller.recorder``)."""
     from vision.profile import load_profile
 
+    recorder = None
+    if cfg.recordings is not None:
+        assert cfg.record is not None
+        recorder = Recorder(cfg.recordings, budget_bytes=cfg.record.budget_mb * 1024**2)
     if world is not None:
         return Table(controller, cfg, world.bundle.profile(), archive,
                      faces=world.bundle.faces() if world.bundle.table is not None else None,
-                     world=world)
-    return Table(controller, cfg, load_profile(cfg.table.deck), archive)
+                     world=world, recorder=recorder)
+    return Table(controller, cfg, load_profile(cfg.table.deck), archive, recorder=recorder)
 

@@ -16,8 +16,6 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from controller import buttons as vocabulary
 from controller.footage import Bundle, load_bundle, save_table_faces
 from engine.errors import EngineError
@@ -32,6 +30,7 @@ from synth.table import FRAME_W as TABLE_FRAME_W
 from vision.profile import DeckProfile
 from vision.table.faces import Faces, build_faces
 from vision.teach import teach_from_video
+from vision.video import ClipWriter
 from vision.video import frames as video_frames
 
 # How long simulated players take (seconds).
@@ -39,45 +38,6 @@ PACE = {"play": 1.4, "beat": 1.4, "button": 1.2, "press_gap": 0.35, "gather": 0.
         # filmed plays: the arm starts this long before the card would have been "placed", and
         # the next input comes this long after the card lies uncovered (the reader's decision)
         "reach": 0.8, "seen": 0.3}
-
-
-class _Encoder:
-    """H.264 through PyAV when installed (5-10x smaller than OpenCV's MPEG-4), else MPEG-4."""
-
-    def __init__(self, path: Path, size: tuple[int, int], crf: int = 28) -> None:
-        self.path = path
-        av: Any
-        try:
-            import av
-        except ImportError:
-            av = None
-        self._av = av
-        if av is not None:
-            self._out = av.open(str(path), "w")
-            self._stream = self._out.add_stream("libx264", rate=int(FPS))
-            self._stream.width, self._stream.height = size
-            self._stream.pix_fmt = "yuv420p"
-            self._stream.options = {"crf": str(crf), "preset": "medium"}
-        else:
-            import cv2
-
-            self._writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"mp4v"), FPS, size)
-
-    def write(self, frame: np.ndarray) -> None:
-        if self._av is not None:
-            vf = self._av.VideoFrame.from_ndarray(frame, format="bgr24")
-            for packet in self._stream.encode(vf):
-                self._out.mux(packet)
-        else:
-            self._writer.write(frame)
-
-    def close(self) -> None:
-        if self._av is not None:
-            for packet in self._stream.encode():
-                self._out.mux(packet)
-            self._out.close()
-        else:
-            self._writer.release()
 
 
 def _button_presses(game: Game, event: Event) -> list[dict[str, Any]]:
@@ -167,7 +127,7 @@ def record_session(out: Path, game_name: str, options: dict[str, Any] | None = N
     inputs: list[dict[str, Any]] = []
     shoe_cards: list[str] = []
     readable: list[int] = []  # frame at which each shoe card's index is first fully in view
-    encoder: _Encoder | None = None
+    encoder: ClipWriter | None = None
     tmp = Path(tempfile.mkdtemp(prefix="cardtable-rec-"))
     segment_no = 0
 
@@ -184,7 +144,7 @@ def record_session(out: Path, game_name: str, options: dict[str, Any] | None = N
         (out / stale).unlink(missing_ok=True)
     camera: SessionCamera | None = None
     if table_camera and game.num_seats in (2, 4):
-        camera = SessionCamera(_Encoder(out / "table.mp4", (TABLE_FRAME_W, TABLE_FRAME_H)),
+        camera = SessionCamera(ClipWriter(out / "table.mp4", (TABLE_FRAME_W, TABLE_FRAME_H)),
                                deck_art,
                                game.num_seats, seed=seed + 7, difficulty=difficulty,
                                layout="durak" if game_name.startswith("durak") else "tricks")
@@ -205,7 +165,7 @@ def record_session(out: Path, game_name: str, options: dict[str, Any] | None = N
             readable += [len(times) + item.visible_frame for item in truth.items]
             for frame in video_frames(segment):
                 if encoder is None:
-                    encoder = _Encoder(out / "shoe.mp4", (frame.shape[1], frame.shape[0]))
+                    encoder = ClipWriter(out / "shoe.mp4", (frame.shape[1], frame.shape[0]))
                 encoder.write(frame)
                 times.append(round(t, 4))
                 t += 1 / FPS
