@@ -1,4 +1,5 @@
-"""Two-player Durak (подкидной дурак), RULES.md §2; docs/games/durak2.md is the user's page.
+"""Two-player Durak (подкидной дурак), docs/rules.md §2; docs/games/durak2.md is the user's
+page.
 
 Event vocabulary (seats 0 and 1)::
 
@@ -12,8 +13,8 @@ Event vocabulary (seats 0 and 1)::
     A foul           policy on_claim: the attacker claims the defender's illegal defence of
                      this bout (before «бито»); the defender then takes the table
 
-Illegal plays (RULES.md §6): an illegal attack, throw-in or transfer can never stand and must be
-taken back (``undo``) whatever the policy. An illegal defence stands until the bout ends; under
+Illegal plays (docs/rules.md §6): an illegal attack, throw-in or transfer can never stand and must
+be taken back (``undo``) whatever the policy. An illegal defence stands until the bout ends; under
 ``penalize`` (and under ``on_claim`` if claimed before the bout ends) the defender then takes
 every card on the table instead of «бито». There is no point penalty. The default policy is
 ``retract``: every illegal play is taken back.
@@ -65,9 +66,10 @@ class Durak2Settings(Settings):
     policy: Policy = Field(
         "retract",
         description=(
-            "what follows an illegal defence (RULES.md §6): retract (it is taken back), penalize "
-            "(the defender takes the table when the bout ends), on_claim (the same, only if the "
-            "attacker claims before the bout ends). An illegal attack or throw-in is always taken back"
+            "what follows an illegal defence (docs/rules.md §6): retract (it is taken back), "
+            "penalize (the defender takes the table when the bout ends), on_claim (the same, only "
+            "if the attacker claims before the bout ends). An illegal attack or throw-in is always "
+            "taken back"
         ),
     )
     game_type: GameType = Field(
@@ -198,7 +200,7 @@ class Durak2(Game):
     num_seats = 2
     settings_model = Durak2Settings
     Phase = DurakPhase
-    # RULES.md §6: an illegal attack, throw-in (or transfer, which lays an attacking card) is
+    # docs/rules.md §6: an illegal attack, throw-in (or transfer, which lays an attacking card) is
     # never a play that can stand
     always_retracted = frozenset({"throw-in-rank", "bout-cap", "transfer", "transfer-cap"})
 
@@ -668,7 +670,7 @@ class Durak2(Game):
     @fold("done")
     def _do_done(self, event: Event, verdict: Verdict) -> None:
         a, d = self.attacker, self.defender
-        if self.open_fouls:  # the bout ends: its illegal defences are settled (RULES.md §6)
+        if self.open_fouls:  # the bout ends: its illegal defences are settled (docs/rules.md §6)
             punished = self.policy == "penalize" or self.claimed
             outcome = (CLAIMED if self.claimed else PENALISED) if punished else LET_GO
             self.fouls.extend(Foul(*f, outcome) for f in self.open_fouls)
@@ -724,7 +726,7 @@ class Durak2(Game):
 
     def _close_game(self) -> None:
         winner = self.winner
-        gained = [0, 0]  # no point penalty for illegal plays (RULES.md §6)
+        gained = [0, 0]  # no point penalty for illegal plays (docs/rules.md §6)
         if winner >= 0:
             gained[winner] += 1
         counted = tuple(self.fouls)

@@ -215,7 +215,7 @@ class Game(ABC):
     hands: list[int]  # each seat's cards, as a mask (engine.cards)
     phase: Any
     #: rules whose breach can never stand, whatever the policy: the play must be taken back as
-    #: under ``retract`` (Durak's illegal attack or throw-in, RULES.md §6)
+    #: under ``retract`` (Durak's illegal attack or throw-in, docs/rules.md §6)
     always_retracted: ClassVar[frozenset[str]] = frozenset()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:

@@ -1,4 +1,5 @@
-"""Joker (Джокер) for four players, each for themselves — RULES.md §3, docs/games/joker.md.
+"""Joker (Джокер) for four players, each for themselves — docs/rules.md §3,
+docs/games/joker.md.
 
 Event vocabulary (``[SEAT] KIND [CARD] [ARG]``):
 
@@ -120,7 +121,7 @@ CONFIRM_EV = _interned("confirm", None)
 
 
 class Foul(NamedTuple):
-    """An illegal play of the deal being played (RULES.md §6)."""
+    """An illegal play of the deal being played (docs/rules.md §6)."""
 
     seat: int
     card: str    # its code
@@ -199,7 +200,7 @@ class JokerSettings(Settings):
 
 
 def deal_points(bid: int, took: int, n: int, minus: bool) -> tuple[int, str, str]:
-    """Points, rule id and an explanation a person can check (RULES.md §3 deal score)."""
+    """Points, rule id and an explanation a person can check (docs/rules.md §3 deal score)."""
     if bid == 0:
         if took == 0:
             return 50, "pass-made", "bid 0 («пас»), took 0: 50"
@@ -258,7 +259,7 @@ def premiums(results: list[DealResult], scores: list[list[int]],
 
 
 def illegal_plays(fouls: tuple[Foul, ...], pen: tuple[int, ...], policy: str) -> list[IllegalPlay]:
-    """A finished deal's illegal plays as the sheet names them (RULES.md §6).
+    """A finished deal's illegal plays as the sheet names them (docs/rules.md §6).
 
     Under ``retract`` an illegal play is taken back before play goes on, so none stands.
     """

@@ -21,7 +21,7 @@ LET_GO = "let go"  # policy on_claim: nobody claimed it in time; it stands unpun
 
 @dataclass(slots=True)
 class IllegalPlay:
-    """One illegal play that stood in the log (RULES.md §6: every sheet names each one).
+    """One illegal play that stood in the log (docs/rules.md §6: every sheet names each one).
 
     ``trick`` counts from 1 within the deal (Durak: the bout within the game); ``card`` is a
     card code, or "" for a play that is not a card (a wrong bid or declaration).

@@ -1,4 +1,4 @@
-"""House-rule settings: typed, named options with the defaults of RULES.md.
+"""House-rule settings: typed, named options with the defaults of docs/rules.md.
 
 Each game subclasses :class:`Settings`. Values are validated by pydantic, so a record's
 ``option game_type=301`` line and a CLI ``--option game_type=301`` go through the same checks.

@@ -1,4 +1,4 @@
-"""Terz (Терц) for two players — RULES.md §5; the full reading is in docs/games/terz.md.
+"""Terz (Терц) for two players — docs/rules.md §5; the full reading is in docs/games/terz.md.
 
 Event vocabulary (``S`` is the seat, 0 or 1)::
 
@@ -73,7 +73,8 @@ from engine.verdict import Verdict, legal_verdict, share_legal_verdict
 
 
 class TerzSettings(Settings):
-    """House rules of Terz; defaults from RULES.md §5 (every *(setting)* there is one here)."""
+    """House rules of Terz; defaults from docs/rules.md §5 (every *(setting)* there is one
+    here)."""
 
     first_dealer: int = Field(0, ge=0, le=1, description="seat that deals the first deal")
     hand_size: int = Field(9, ge=3, le=15, description="cards dealt to each player (and refilled to)")
@@ -95,9 +96,9 @@ class TerzSettings(Settings):
         True, description="of two groups of equal length and top card, the trump one is higher "
         "(otherwise the one declared first stands)")
     foul_penalty: Literal["all", "cards"] = Field(
-        "all", description="an illegal play (follow duties): all (RULES.md §6, «байд с картами»): "
-        "the opponent scores every point of the deal, the offender 0; cards: only the offender's "
-        "card points and last trick go to the opponent")
+        "all", description="an illegal play (follow duties): all (docs/rules.md §6, «байд с "
+        "картами»): the opponent scores every point of the deal, the offender 0; cards: only the "
+        "offender's card points and last trick go to the opponent")
 
     @model_validator(mode="after")
     def _packets_fit(self) -> TerzSettings:
@@ -299,7 +300,7 @@ class PlayedDeal(NamedTuple):
 
 
 def score_deal(d: PlayedDeal, foul_penalty: str) -> TerzDeal:
-    """The score of a played-out deal (RULES.md §5, illegal plays §6), as items to check."""
+    """The score of a played-out deal (docs/rules.md §5, illegal plays §6), as items to check."""
     t = d.trump
     cp = [card_points(d.taken[0], t), card_points(d.taken[1], t)]
     lw = d.last_winner
@@ -312,14 +313,15 @@ def score_deal(d: PlayedDeal, foul_penalty: str) -> TerzDeal:
     notes = [f"dealer seat {d.dealer}, trump {SUIT_SYMBOLS[SUITS[t]]}"]
     offenders = [f.seat for f in d.fouls if f.kind == "play" and f.counted]
     if offenders and foul_penalty == "all":
-        # RULES.md §6, «байд с картами»: the opponent scores every point of the deal (both
-        # sides' card points, the last trick, every declaration that scored), the offender 0.
+        # docs/rules.md §6, «байд с картами»: the opponent scores every point of the deal
+        # (both sides' card points, the last trick, every declaration that scored), the
+        # offender 0.
         # Both seats caught: each scores 0, neither is an innocent opponent (as in Belot).
         own = [sum(pts for side, _w, pts, _r in items if side == k) for k in (0, 1)]
         if len(set(offenders)) == 1:
             off = offenders[0]
             items.append((off, "illegal play: every point of the deal goes to the opponent "
-                               "(RULES.md §6)", -own[off], "foul"))
+                               "(docs/rules.md §6)", -own[off], "foul"))
             items.append((1 - off, f"illegal play by seat {off}: every point of the deal, "
                                    f"{own[1 - off]} + {own[off]} = {sum(own)}", own[off], "foul"))
         else:
@@ -366,8 +368,8 @@ class Terz(Game):
         self.deal_no = 0
         self.totals = [0, 0]
         self.history: list[TerzDeal] = []
-        # the deals in history whose illegal plays or false declarations stood (RULES.md §6: the
-        # sheet names each one)
+        # the deals in history whose illegal plays or false declarations stood
+        # (docs/rules.md §6: the sheet names each one)
         self.deal_fouls: list[DealFouls] = []
         self.winner: int | None = None
         self._start_deal()

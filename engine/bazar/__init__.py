@@ -1,4 +1,4 @@
-"""Bazar-Belot (Базар-Белот), RULES.md §4: auction, constructions, play and scoring."""
+"""Bazar-Belot (Базар-Белот), docs/rules.md §4: auction, constructions, play and scoring."""
 
 from engine.bazar.game import BazarBelot
 from engine.bazar.options import BazarSettings

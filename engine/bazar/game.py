@@ -1,4 +1,4 @@
-"""Bazar-Belot (Базар-Белот): four players in pairs 0 & 2 v 1 & 3, RULES.md §4.
+"""Bazar-Belot (Базар-Белот): four players in pairs 0 & 2 v 1 & 3, docs/rules.md §4.
 
 Event vocabulary (full reference with examples: ``docs/games/bazar.md``)::
 
@@ -95,7 +95,7 @@ SEAT_NAMES = ("0 & 2", "1 & 3")
 
 
 class BazarFoul(NamedTuple):
-    """An illegal play of the deal being played (RULES.md §6)."""
+    """An illegal play of the deal being played (docs/rules.md §6)."""
 
     seat: int
     rule: str
@@ -150,7 +150,8 @@ class BazarBelot(Game):
         self.deal_no = 0
         self.totals = [0, 0]
         self.deals: list[BazarDeal] = []
-        # the deals in self.deals whose illegal plays stood (RULES.md §6: the sheet names each one)
+        # the deals in self.deals whose illegal plays stood (docs/rules.md §6: the sheet names
+        # each one)
         self.deal_fouls: list[DealFouls] = []
         self.last_contract_pair = -1
         self.winner = -1
@@ -779,7 +780,8 @@ class BazarBelot(Game):
 
     # ------------------------------------------------------------------ deal ends
     def _keep_fouls(self, void: bool) -> None:
-        """Name the deal's illegal plays for the sheet (RULES.md §6); retracted ones never stand.
+        """Name the deal's illegal plays for the sheet (docs/rules.md §6); retracted ones never
+        stand.
 
         A void deal (Рамки 7) has no result, so an illegal play in it was let go.
         """

@@ -1,4 +1,4 @@
-"""House-rule options of Bazar-Belot, with the defaults of RULES.md §4."""
+"""House-rule options of Bazar-Belot, with the defaults of docs/rules.md §4."""
 
 from __future__ import annotations
 

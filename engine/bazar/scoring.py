@@ -1,16 +1,16 @@
-"""The score of one Bazar-Belot deal (RULES.md §4 «Scoring»), as items a person can check.
+"""The score of one Bazar-Belot deal (docs/rules.md §4 «Scoring»), as items a person can check.
 
 висты of a pair = card points of its tricks + last trick 10 (a pair that took every trick counts
 252, ВК 348, instead) + its constructions if its best one won the comparison (none after Рамки 8)
 + 20 per Бэла. Points = висты / 10, each pair rounded on its own, half down.
 
-«Капо <game> + K» (RULES.md §6): the висты tested against «10 × K more than the whole deck» are
-the pair's real card points (162, ВК 258, when it took every trick) + constructions + Бэла, so the
-bid is made only with at least 10 × K of constructions and Бэла; 252 / 348 is used only in the
+«Капо <game> + K» (docs/rules.md §6): the висты tested against «10 × K more than the whole deck»
+are the pair's real card points (162, ВК 258, when it took every trick) + constructions + Бэла, so
+the bid is made only with at least 10 × K of constructions and Бэла; 252 / 348 is used only in the
 score after the test.
 
 A caught illegal play (policy ``penalize``: the first of the deal; ``on_claim``: the first claimed)
-loses the deal for the offending pair (RULES.md §6): offender in the contracting pair, the
+loses the deal for the offending pair (docs/rules.md §6): offender in the contracting pair, the
 contract is failed; offender among the defenders, the contract is made and the defenders score 0.
 Nobody's висты change hands. Both pairs caught: the contract is failed and the defenders, offenders
 too, score 0 as well.
@@ -117,8 +117,8 @@ def score_deal(g: PlayedDeal, s: BazarSettings,
             target = DECK_VISTY[game] + 10 * bid.plus
             need += f" and {target} висты of real card points, constructions and Бэла"
             made = made and real[cp] >= target
-            notes.append(f"Капо + {bid.plus} test (RULES.md §6): pair {PAIR[cp]}'s real висты "
-                         f"{real[cp]} (cards {g.points[cp]}"
+            notes.append(f"Капо + {bid.plus} test (docs/rules.md §6): pair {PAIR[cp]}'s real "
+                         f"висты {real[cp]} (cards {g.points[cp]}"
                          + (" + last trick 10" if g.last_pair == cp else "")
                          + (f" + constructions {constr[cp]}" if constr[cp] else "")
                          + (f" + Бэла {20 * g.belas[cp]}" if g.belas[cp] else "")
@@ -135,7 +135,7 @@ def score_deal(g: PlayedDeal, s: BazarSettings,
         what = ("the contract is made and the defenders score 0" if o == dp else
                 "the contract is failed")
         notes.append(f"illegal play by seat {seat} ({rule}: {message}): pair {PAIR[o]} loses the "
-                     f"deal (RULES.md §6): {what}")
+                     f"deal (docs/rules.md §6): {what}")
     if foul is not None:
         made = not both and foul[0] & 1 == dp
         need = f"illegal play by seat {foul[0]}"

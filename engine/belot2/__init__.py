@@ -1,4 +1,4 @@
-"""Two-player Belot (RULES.md §1): ``engine.belot2:Belot2``, its settings and tables."""
+"""Two-player Belot (docs/rules.md §1): ``engine.belot2:Belot2``, its settings and tables."""
 
 from engine.belot2.game import Belot2
 from engine.belot2.settings import Belot2Settings

@@ -1,4 +1,4 @@
-"""Two-player Belot (Белот вдвоём), RULES.md §1, as a fold over the table's event log.
+"""Two-player Belot (Белот вдвоём), docs/rules.md §1, as a fold over the table's event log.
 
 Event vocabulary (seat 0 or 1 first, see docs/games/belot2.md for the full protocol):
 

@@ -1,7 +1,7 @@
 """Scoring one deal of two-player Belot: combinations compared, bella, last trick, неправильный
-бой, байд and висячий байд (RULES.md §1). Pure functions of a :class:`DealFacts` value (the game
-builds it; scoring reads nothing of the game itself), so a display can preview the score before
-it is confirmed and a test can score a deal written down by hand."""
+бой, байд and висячий байд (docs/rules.md §1). Pure functions of a :class:`DealFacts` value (the
+game builds it; scoring reads nothing of the game itself), so a display can preview the score
+before it is confirmed and a test can score a deal written down by hand."""
 
 from __future__ import annotations
 
@@ -117,7 +117,7 @@ def illegal_plays(facts: DealFacts) -> tuple[IllegalPlayFields, ...]:
 
 
 def score_deal(facts: DealFacts) -> DealResult:
-    """The deal's score as RULES.md §1 has it; arithmetic in the item texts."""
+    """The deal's score as docs/rules.md §1 has it; arithmetic in the item texts."""
     items: list[Item] = []
     notes: list[str] = []
     card_pts = list(facts.card_points)
@@ -148,9 +148,9 @@ def score_deal(facts: DealFacts) -> DealResult:
         items.append((facts.last_trick, "last trick", 10, "last-trick"))
     pts = [card_pts[s] + combo[s] + bella[s] + last[s] for s in (0, 1)]
 
-    # Неправильный бой (RULES.md §6): the opponent scores every point of the deal — both sides'
-    # card points, the last trick, the combinations that scored, either side's bella — and the
-    # offender 0. Should both seats be caught, each scores 0 (neither is an innocent opponent).
+    # Неправильный бой (docs/rules.md §6): the opponent scores every point of the deal — both
+    # sides' card points, the last trick, the combinations that scored, either side's bella — and
+    # the offender 0. Should both seats be caught, each scores 0 (neither is an innocent opponent).
     offenders = caught_offenders(facts)
     if len(offenders) == 1:
         s = offenders[0]

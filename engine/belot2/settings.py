@@ -1,4 +1,5 @@
-"""House-rule options of two-player Belot (RULES.md §1), with the defaults of RULES.md."""
+"""House-rule options of two-player Belot (docs/rules.md §1), with the defaults of
+docs/rules.md."""
 
 from __future__ import annotations
 
