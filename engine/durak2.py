@@ -43,7 +43,7 @@ from engine.errors import (
     UnknownCardError,
 )
 from engine.events import SHOE, CardEvents, Event
-from engine.game import Game, fold, judge
+from engine.game import Game, ShoeDue, fold, judge, run_length
 from engine.scoresheet import (
     CLAIMED,
     LET_GO,
@@ -568,6 +568,19 @@ class Durak2(Game):
         return self._ok(event)
 
     # ------------------------------------------------------------------ folding
+    def _shoe_due(self) -> ShoeDue | None:
+        if self.phase == DRAW:
+            seat = self.draw_queue[0]
+            need = HAND_SIZE - self.hands[seat].bit_count()
+            return ShoeDue(seat, max(1, min(need, self.shoe_left)), dealer=self.dealer, draw=True)
+        if self.phase != DEAL:
+            return None
+        n = self.dealt
+        if n >= DEAL_CARDS:
+            return ShoeDue(None, 1, "trump", self.dealer)
+        return ShoeDue((1 - self.dealer) ^ DEAL_TO_DEALER[n], run_length(DEAL_TO_DEALER, n),
+                       dealer=self.dealer)
+
     @fold("shoe")
     def _do_shoe(self, event: Event, verdict: Verdict) -> None:
         bit = event.cards[0].bit

@@ -58,6 +58,33 @@ from engine.verdict import Verdict
 if TYPE_CHECKING:
     from engine.view import TableView
 
+@dataclasses.dataclass(frozen=True)
+class ShoeDue:
+    """The card the shoe owes next, as the dealer must deal it (``Game.shoe_due``).
+
+    ``seat``: the hand it goes to, or None when it is laid face up on the table; ``count``: how
+    many cards in a row go the same way, this one included (the dealer's «3 карты Боре»);
+    ``face_up``: what a card laid face up is — ``"trump"`` (turned for trump), ``"open"``
+    (Belot's second open card), ``"ace-draw"`` (Joker's тузование: face up in front of ``seat``,
+    or in the middle when ``seat`` is None); ``dealer``: who deals; ``draw``: a refill from the
+    talon after a trick or bout, not the deal.
+    """
+
+    seat: int | None
+    count: int = 1
+    face_up: str | None = None
+    dealer: int | None = None
+    draw: bool = False
+
+
+def run_length(table: Sequence[Any], start: int) -> int:
+    """How many entries from ``start`` on equal ``table[start]`` (a deal table's packet)."""
+    n = 1
+    while start + n < len(table) and table[start + n] == table[start]:
+        n += 1
+    return n
+
+
 JudgeFn = Callable[[Any, Event], Verdict]
 FoldFn = Callable[[Any, Event, Verdict], None]
 F = TypeVar("F", bound=Callable[..., Any])
@@ -315,6 +342,17 @@ class Game(ABC):
         from engine.view import table_view
 
         return table_view(self)
+
+    def shoe_due(self) -> ShoeDue | None:
+        """The card the shoe owes next and where the dealer puts it (None when none is due)."""
+        if not self.expects_shoe or self.is_over:
+            return None
+        return self._shoe_due()
+
+    def _shoe_due(self) -> ShoeDue | None:
+        """A game's answer to :meth:`shoe_due` (while the shoe is due); None: the game does not
+        say."""
+        return None
 
     def describe(self) -> dict[str, Any]:
         """Public state for displays; games add trump, table, scores …"""

@@ -45,7 +45,7 @@ from engine.errors import (
     OutOfTurnError,
 )
 from engine.events import SHOE, SHOE_EVENTS, CardEvents, Event, card_event
-from engine.game import Game, fold, judge
+from engine.game import Game, ShoeDue, fold, judge
 from engine.scoresheet import (
     CLAIMED,
     LET_GO,
@@ -661,6 +661,18 @@ class Joker(Game):
     @fold("confirm")
     def _do_confirm(self, event: Event, verdict: Verdict) -> None:
         self._enter(OVER)
+
+    def _shoe_due(self) -> ShoeDue | None:
+        if self.phase is ACE_DRAW:
+            if not self.ace_cards and self.settings.ace_draw_center_card:
+                return ShoeDue(None, 1, "ace-draw")
+            return ShoeDue(self.ace_next, 1, "ace-draw")
+        if self.phase is not DEAL:
+            return None
+        k = self.dealt
+        if k >= 4 * self.n:
+            return ShoeDue(None, 1, "trump", self.dealer)
+        return ShoeDue((self.dealer + 1 + k) % SEATS, 1, dealer=self.dealer)
 
     @fold(SHOE)
     def _do_shoe(self, event: Event, verdict: Verdict) -> None:

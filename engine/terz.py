@@ -56,7 +56,7 @@ from engine.errors import (
     OutOfTurnError,
 )
 from engine.events import SHOE, CardEvents, Event, card_event
-from engine.game import Game, fold, judge
+from engine.game import Game, ShoeDue, fold, judge, run_length
 from engine.scoresheet import (
     CLAIMED,
     LET_GO,
@@ -820,6 +820,16 @@ class Terz(Game):
         self.confirmed[self._seat(event)] = True
         if self.confirmed[0] and self.confirmed[1]:
             self._end_deal()
+
+    def _shoe_due(self) -> ShoeDue | None:
+        if self.phase is PH_DRAW:
+            return ShoeDue(self.draws[0], 1, dealer=self.dealer, draw=True)
+        if self.phase is not PH_DEAL:
+            return None
+        n = self.dealt
+        if n >= 2 * self.hand_size:
+            return ShoeDue(None, 1, "trump", self.dealer)
+        return ShoeDue(self.deal_seats[n], run_length(self.deal_seats, n), dealer=self.dealer)
 
     @fold(SHOE)
     def _do_shoe(self, event: Event, verdict: Verdict) -> None:

@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field
 
 from engine.cards import card, is_card_code
 from engine.events import Event
-from engine.game import Game
+from engine.game import Game, ShoeDue
 from engine.outcome import Outcome
 
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
@@ -64,6 +64,7 @@ class TableView(BaseModel):
     dealer: int | None = None
     to_act: int | None = None
     expects_shoe: bool = False
+    shoe_due: ShoeDue | None = None  # the card the shoe owes next: whose, how many in a row
     over: bool = False
     trump: str | None = None  # suit letter, "none" (no trump) or None (not yet known)
     trump_card: str | None = None
@@ -202,6 +203,7 @@ def table_view(game: Game) -> TableView:
         dealer=d.get("dealer"),
         to_act=game.to_act(),
         expects_shoe=bool(game.expects_shoe),
+        shoe_due=game.shoe_due(),
         over=bool(game.is_over),
         trump=d.get("trump"),
         trump_card=d.get("trump_card") or d.get("turned"),

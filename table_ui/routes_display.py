@@ -14,7 +14,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from table_ui import i18n
@@ -36,6 +36,23 @@ def display_page() -> FileResponse:
 @router.get("/favicon.ico", include_in_schema=False)
 def favicon() -> Response:
     return Response(status_code=204)
+
+
+@router.get("/dealer-card/{game}", include_in_schema=False)
+def dealer_card(game: str, request: Request, lang: str | None = None) -> Response:
+    """A printable page for the dealer: the game's deal order, read from the engine, and the
+    buttons (``table_ui.dealer_card``)."""
+    from engine.registry import GAMES
+    from table_ui import dealer_card as card
+
+    chosen = i18n.lang_of(lang or "", request.app.state.lang)
+    names = i18n.catalogue(chosen)["games"]
+    if game not in GAMES:
+        known = ", ".join(f"{g} ({names.get(g, g)})" for g in GAMES)
+        return Response(f"unknown game {game!r}; known: {known}\n", status_code=404,
+                        media_type="text/plain; charset=utf-8")
+    return HTMLResponse(card.page(game, chosen if chosen in card.TEXT else "ru",
+                                  names.get(game, game)))
 
 
 @router.get("/api/state")

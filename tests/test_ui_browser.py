@@ -99,6 +99,33 @@ def test_display_shows_trump_trick_totals_and_illegal_play(ctl, browser):
         page.close()
 
 
+def test_display_guides_the_dealer_in_the_engines_order(make_controller, browser):
+    """docs/rules.md §1: the non-dealer's 3 cards first, then the dealer's, ... then the trump
+    card turned; the prompt names the dealer and where the cards go (Аня deals, seat 0)."""
+    ctl = make_controller("belot2", {}, ["Аня", "Боря"])
+    deck = [r + s for s in "CDHS" for r in "789TJQKA"]
+    with LiveServer(ctl) as srv:
+        page = browser.new_page(bypass_csp=True, viewport={"width": 1920, "height": 1080})
+        page.goto(srv.url + "/")
+        wait_seq(page, ctl.seq)
+        prompt = page.locator("#centre-note .dealing")
+        assert prompt.inner_text() == "сдаёт Аня: 3 карты → Боря"
+        seen = []
+        for n, code in enumerate(deck[:12]):
+            reply = ctl.submit(ShoeCard(card=code))
+            if n in (2, 6, 11):
+                wait_seq(page, reply.seq)
+                seen.append(prompt.inner_text())
+        assert seen == ["сдаёт Аня: 3 карты себе", "сдаёт Аня: 2 карты → Боря",
+                        "сдаёт Аня: открыть козырь"]
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "display-dealer-prompt.png"))
+        page.goto(srv.url + "/?lang=en")
+        wait_seq(page, ctl.seq)
+        assert page.locator("#centre-note .dealing").inner_text() == "Аня deals: turn the trump card"
+        page.close()
+
+
 def test_display_four_seats_and_finished_partie(tmp_path, browser):
     c = Controller(GameLog(tmp_path / "joker.sqlite"))
     c.new_game("joker", {"minus_joker": True}, ["Анна", "Борис", "Вера", "Глеб"])

@@ -66,7 +66,7 @@ from engine.errors import (
     OutOfTurnError,
 )
 from engine.events import SHOE, Event
-from engine.game import Game, fold, judge
+from engine.game import Game, ShoeDue, fold, judge, run_length
 from engine.scoresheet import (
     CLAIMED,
     LET_GO,
@@ -739,6 +739,12 @@ class BazarBelot(Game):
                 f"{c.code} already came out of the shoe in this deal (two decks mixed, or a "
                 "misread)")
         return legal_verdict(event)
+
+    def _shoe_due(self) -> ShoeDue | None:
+        if self.phase is not DEAL:
+            return None
+        order, k = self.deal_order, self.dealt
+        return ShoeDue((self.dealer + order[k]) % 4, run_length(order, k), dealer=self.dealer)
 
     @fold(SHOE)
     def _do_shoe(self, event: Event, verdict: Verdict) -> None:

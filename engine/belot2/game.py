@@ -62,7 +62,7 @@ from engine.errors import (
     OutOfTurnError,
 )
 from engine.events import UNDO, Event, card_event
-from engine.game import Game, fold, judge
+from engine.game import Game, ShoeDue, fold, judge, run_length
 from engine.scoresheet import DealScore, IllegalPlay, ScoreItem, ScoreSheet
 from engine.verdict import Verdict, legal_verdict
 
@@ -504,6 +504,20 @@ class Belot2(Game):
             raise ActionNotAllowedError(f"seat {seat} has already confirmed this deal's score; "
                                         f"waiting for seat {1 - seat}", "confirm")
         return legal_verdict(event)
+
+    def _shoe_due(self) -> ShoeDue | None:
+        table: tuple[int, ...]
+        if self.phase == DEAL1:
+            table, i = FIRST_BATCH, self.n
+        elif self.phase == DEAL2:
+            table, i = SECOND_BATCH if self._second_open else SECOND_BATCH[:-1], self.n - 13
+        else:
+            return None
+        dest = table[i]
+        if dest >= 2:
+            return ShoeDue(None, 1, "trump" if dest == 2 else "open", self.dealer)
+        return ShoeDue(self.dealer if dest else 1 - self.dealer, run_length(table, i),
+                       dealer=self.dealer)
 
     # ----------------------------------------------------------------- folding
     @fold("shoe")

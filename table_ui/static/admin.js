@@ -10,7 +10,7 @@
   const text = { h: "admin", "pin-label": "pin", login: "login", "now-h": "current", "pending-h": "pending",
     confirm: "confirm", skip: "skip", undo: "undo", end: "end_game", "event-label": "raw_event", send: "send",
     "new-h": "new_game", "game-label": "game", "players-label": "players", start: "start", "status-h": "status",
-    logout: "logout", hist: "history", "check-h": "check_h", "check-help": "check_help",
+    logout: "logout", hist: "history", "dealer-card": "dealer_card", "check-h": "check_h", "check-help": "check_help",
     "check-cards-label": "check_cards", "check-seconds-label": "check_seconds", "check-start": "check_start" };
   for (const [id, key] of Object.entries(text)) $(id).textContent = T[key];
   $("event").placeholder = T.raw_event_hint; $("card").placeholder = T.card_code;
@@ -65,6 +65,8 @@
     names = st.names || [];
     document.body.dataset.seq = String(st.seq);
     $("now").textContent = v ? `${v.title} · ${T["status_" + st.status] || st.status}` : "—";
+    $("dealer-card").hidden = !v;  // the printable deal order and buttons of the game
+    if (v) $("dealer-card").href = `/dealer-card/${encodeURIComponent(v.game)}` + (lang ? `?lang=${encodeURIComponent(lang)}` : "");
     $("now-more").innerHTML = v ? esc(`seq ${st.seq} · ${v.phase}` + (v.to_act !== null ? ` · ${T.to_act}: ${(st.names || [])[v.to_act] || v.to_act}` : "")) : "";
     const p = st.pending;
     $("pending-box").dataset.pending = p ? "1" : "0";

@@ -87,8 +87,27 @@
         return `<div class="played at-${pos[seat] || "bottom"}" data-seat="${seat}">${card(t.card)}${mode}</div>`;
       }).join("");
     }
-    const note = v.expects_shoe && !v.over ? `<div class="dealing">${esc(T.dealing)}</div>` : "";
+    const note = v.expects_shoe && !v.over ? `<div class="dealing">${esc(dealPrompt(st, v))}</div>` : "";
     $("centre-note").innerHTML = note;
+  }
+
+  // «1 карта», «3 карты», «5 карт»: the catalogue's three forms, chosen the Russian way
+  function cardCount(n) {
+    const f = T.card_forms, m10 = n % 10, m100 = n % 100;
+    const i = m10 === 1 && m100 !== 11 ? 0 : m10 >= 2 && m10 <= 4 && (m100 < 12 || m100 > 14) ? 1 : 2;
+    return `${n} ${f[i]}`;
+  }
+
+  // The dealer's prompt: who deals, and where the next cards go, in the engine's order.
+  function dealPrompt(st, v) {
+    const due = v.shoe_due;
+    if (!due) return T.dealing;
+    const to = due.seat === null || due.seat === undefined ? null : seatName(st, due.seat);
+    if (due.face_up === "ace-draw") return to === null ? T.ace_draw_centre : fmt(T.ace_draw, { name: to });
+    if (due.draw) return fmt(T.draws, { name: to, cards: cardCount(due.count) });
+    const what = due.face_up === "trump" ? T.face_trump : due.face_up === "open" ? T.face_open
+      : fmt(due.seat === due.dealer ? T.deal_self : T.deal_to, { name: to, cards: cardCount(due.count) });
+    return due.dealer === null || due.dealer === undefined ? what : `${fmt(T.deals, { name: seatName(st, due.dealer) })}: ${what}`;
   }
 
   function renderTrump(st, v) {
