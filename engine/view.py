@@ -48,6 +48,7 @@ class VerdictView(BaseModel):
 class DealLine(BaseModel):
     number: int
     points: list[int]
+    rules: list[str] = Field(default_factory=list)  # the score items' rule ids, each once
 
 
 class TableView(BaseModel):
@@ -214,7 +215,9 @@ def table_view(game: Game) -> TableView:
         fouls=_fouls(d),
         last_verdict=None if last is None else VerdictView(
             event=str(last.event), legal=last.legal, rule=last.rule, message=last.message),
-        deals=[DealLine(number=x.number, points=list(x.points)) for x in sheet.deals],
+        deals=[DealLine(number=x.number, points=list(x.points),
+                        rules=list(dict.fromkeys(it.rule for it in x.items if it.rule)))
+               for x in sheet.deals],
         totals=list(sheet.totals),
         outcome=Outcome.of(bool(game.is_over), sheet),  # the sheet is at hand: not game.outcome
         events=len(game.raw_log),

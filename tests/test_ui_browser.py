@@ -126,6 +126,34 @@ def test_display_guides_the_dealer_in_the_engines_order(make_controller, browser
         page.close()
 
 
+def test_display_says_why_a_deal_scored_as_it_did(make_controller, browser):
+    """A Belot deal the declarer lost (docs/rules.md §1, байд: the declarer has less than the
+    defender, and the defender scores both): the display says so under the score, in words."""
+    from engine.playout import play_out
+    from engine.registry import game_class
+
+    def bayd(g) -> bool:
+        return any("bayd" in {i.rule for i in d.items} for d in g.score_sheet().deals)
+
+    played = play_out(game_class("belot2")({}), random.Random(8), stop=bayd)
+    assert bayd(played)
+    deal = played.score_sheet().deals[-1]
+    ctl = make_controller("belot2", {}, ["Аня", "Боря"])
+    with LiveServer(ctl) as srv:
+        page = browser.new_page(bypass_csp=True, viewport={"width": 1920, "height": 1080})
+        page.goto(srv.url + "/")
+        for event in played.raw_log:
+            reply = ctl.submit(Admin(action="event", event=str(event)))
+            assert not [a for a in reply.alerts if a.level in ("warning", "error")], reply.alerts
+        wait_seq(page, ctl.seq)
+        why = page.locator("#deal-why").inner_text()
+        assert why == (f"сдача {deal.number}: байд — у разыгрывающего меньше, все его очки у "
+                       "защиты"), why
+        assert 0 in deal.points  # the declarer's side kept nothing
+        page.screenshot(path=str(ARTIFACTS / "display-deal-why.png"))
+        page.close()
+
+
 def test_display_four_seats_and_finished_partie(tmp_path, browser):
     c = Controller(GameLog(tmp_path / "joker.sqlite"))
     c.new_game("joker", {"minus_joker": True}, ["Анна", "Борис", "Вера", "Глеб"])

@@ -130,8 +130,16 @@
       decl.slice(-4).map((d) => `<div class="decl">${esc(withNames(st, d))}</div>`).join("") : "";
   }
 
+  // Why the last deal scored as it did («байд», «неправильный бой», «хишт» …), from its items.
+  function dealWhy(v, last) {
+    if (!last) return "";
+    const words = T.score_reasons || {};
+    const why = (last.rules || []).map((r) => words[`${v.game}:${r}`] || words[r]).filter(Boolean);
+    return why.length ? fmt(T.deal_why, { n: last.number, why: why.join("; ") }) : "";
+  }
+
   function renderScore(st, v) {
-    if (!v || !(v.sides || []).length) { $("score").innerHTML = ""; $("chart").innerHTML = ""; return; }
+    if (!v || !(v.sides || []).length) { $("score").innerHTML = ""; $("chart").innerHTML = ""; $("deal-why").textContent = ""; return; }
     const names = sideNames(st, v);
     const deals = v.deals || [];
     const rows = deals.slice(-6).map((d) => `<tr><td class="num">${d.number}</td>` +
@@ -141,6 +149,7 @@
       `<tfoot><tr><th>${esc(T.total)}</th>` + (v.totals || []).map((t, i) => `<td class="total" id="total-${i}">${t}</td>`).join("") +
       "</tr></tfoot></table>";
     $("chart").innerHTML = chart(names, deals, v.totals || []);
+    $("deal-why").textContent = dealWhy(v, deals[deals.length - 1]);
   }
 
   function chart(names, deals, totals) {
