@@ -241,7 +241,7 @@ class Speaker:
     def trump_phrase(self, trump: str) -> str:
         if trump in self.T["suits"]:
             return self._fmt("say_trump", suit=self.T["suits"][trump])
-        return self._fmt("say_no_trump")
+        return self._fmt("all_trump" if trump == "all" else "say_no_trump")
 
     def _seat(self, state: dict[str, Any], seat: int) -> str:
         names = state.get("names") or []

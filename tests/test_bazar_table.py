@@ -87,3 +87,15 @@ def test_undo_a_bid_and_fix_a_misread_card() -> None:
     run(game, "1 bid 8:D")
     game.record(ev("undo"))
     assert game.snapshot() == before and [str(e) for e in game.raw_log[-2:]] == ["1 bid 8:D", "undo"]
+
+
+@pytest.mark.parametrize(("bid", "trump"), [("8:D", "D"), ("8:BK", "none"), ("20:VK", "all")])
+def test_the_display_trump_agrees_with_the_contract(bid: str, trump: str) -> None:
+    """The table view (what the TV's trump panel reads) names the contract's trump the way every
+    game does: a suit letter, "none" for БК, "all" for ВК — not a symbol it cannot show."""
+    game = BazarBelot()
+    run(game, "0 dealer")
+    deal(game, SUITS_DEAL)
+    run(game, f"1 bid {bid}; 2 bid pass; 3 bid pass; 0 bid pass")
+    run(game, "1 bid pass")
+    assert game.table_view().trump == trump, game.describe()

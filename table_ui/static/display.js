@@ -120,6 +120,8 @@
       $("trump-label").textContent = T.trump + " — " + T.suits[t];
     } else if (t === "none") {
       el.textContent = "∅"; $("trump-label").textContent = T.no_trump;
+    } else if (t === "all") {
+      el.textContent = "✱"; $("trump-label").textContent = T.all_trump;
     } else {
       el.textContent = "?"; $("trump-label").textContent = v ? T.trump_unknown : "";
     }
@@ -254,7 +256,7 @@
     }
     said.alertSeq = Math.max(said.alertSeq, ...seqs);
     if (v.trump && v.trump !== said.trump) {
-      say(T.suits[v.trump] ? fmt(T.say_trump, { suit: T.suits[v.trump] }) : T.say_no_trump);
+      say(T.suits[v.trump] ? fmt(T.say_trump, { suit: T.suits[v.trump] }) : v.trump === "all" ? T.all_trump : T.say_no_trump);
     }
     said.trump = v.trump || null;
     const deals = v.deals || [];
