@@ -606,40 +606,40 @@ def cmd_run(args: argparse.Namespace) -> int:
     archive = (FootageArchive(game_log.path.parent / "footage", cfg.footage_budget_bytes)
                if cfg.footage_budget_bytes > 0 else None)
     table = build_table(controller, cfg, archive=archive, world=session)
+    failed: str | None = None
+    # From here on the table's threads run: whatever stops this (Ctrl-C even during the start,
+    # SIGTERM, a device that cannot open) stops them too, or the process would live on headless.
     try:
-        table.start()
-    except (GpioError, OSError) as exc:
-        table.stop()
-        if club is not None:
-            club.stop()
-        game_log.close()
-        lock.close()
-        hint = f" (see `cardtable doctor --config {args.config}`)" if args.config else ""
-        return _error(f"{exc}{hint}")
-    server: Any = None
-    where = ""
-    if not args.no_web:
-        server, where = _display(controller, archive, host, port,
-                                 cfg.web.admin_pin_hash or os.environ.get("CARDTABLE_ADMIN_PIN_HASH"),
-                                 os.environ.get("CARDTABLE_ADMIN_PIN"),
-                                 pin_file=game_log.path.parent / PIN_FILE,
-                                 table_check=table.check, replaying=session is not None)
+        try:
+            table.start()
+        except (GpioError, OSError) as exc:
+            hint = f" (see `cardtable doctor --config {args.config}`)" if args.config else ""
+            failed = f"{exc}{hint}"
+            return _error(failed)
+        server: Any = None
+        where = ""
+        if not args.no_web:
+            server, where = _display(controller, archive, host, port,
+                                     cfg.web.admin_pin_hash
+                                     or os.environ.get("CARDTABLE_ADMIN_PIN_HASH"),
+                                     os.environ.get("CARDTABLE_ADMIN_PIN"),
+                                     pin_file=game_log.path.parent / PIN_FILE,
+                                     table_check=table.check, replaying=session is not None)
 
-        def end_with_the_table() -> None:
-            table.wait()  # the recorded session played once, or failed
-            server.should_exit = True
+            def end_with_the_table() -> None:
+                table.wait()  # the recorded session played once, or failed
+                server.should_exit = True
 
-        threading.Thread(target=end_with_the_table, name="run until the table ends",
-                         daemon=True).start()
-    if session is not None:
-        what = (f"simulated table replaying {session.bundle.path.name} ({session.bundle.game}), "
-                f"log {game_log.path}")
-    else:
-        what = f"table {cfg.table.name!r}, log {game_log.path}"
-    if cfg.recordings is not None:
-        what += f", recording the games in {cfg.recordings}"
-    _announce(what, where)
-    try:
+            threading.Thread(target=end_with_the_table, name="run until the table ends",
+                             daemon=True).start()
+        if session is not None:
+            what = (f"simulated table replaying {session.bundle.path.name} "
+                    f"({session.bundle.game}), log {game_log.path}")
+        else:
+            what = f"table {cfg.table.name!r}, log {game_log.path}"
+        if cfg.recordings is not None:
+            what += f", recording the games in {cfg.recordings}"
+        _announce(what, where)
         if server is not None:
             server.run()
         else:
@@ -650,7 +650,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     finally:
         table.stop()
         if club is not None:
-            club.stop(drain_s=2.0)
+            club.stop(drain_s=0.0 if failed else 2.0)
         game_log.close()
         lock.close()
     if session is not None and session.failure:

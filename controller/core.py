@@ -30,6 +30,7 @@ from typing import Any
 from controller import buttons as vocabulary
 from controller.inputs import Admin, Button, CameraNote, Placed, Removed, ShoeCard
 from controller.log import GameLog, LogError, NewEntry
+from controller.public import PublicState
 from engine.errors import EngineError
 from engine.events import Event
 from engine.game import Game
@@ -247,7 +248,8 @@ class Controller:
             return table_view(self.game) if self.game is not None else None
 
     def public_state(self) -> dict[str, Any]:
-        """Everything a display may show, with the log's sequence number. No hidden cards."""
+        """Everything a display may show, with the log's sequence number. No hidden cards. The
+        JSON of ``controller.public.PublicState`` (what :meth:`public` gives typed)."""
         with self._lock:
             view = self.view()
             st = self.state
@@ -265,6 +267,10 @@ class Controller:
                 "held": len(self._held),  # inputs waiting for the log
                 "devices": copy.deepcopy(self.devices),
             }
+
+    def public(self) -> PublicState:
+        """:meth:`public_state` as the typed model (``controller.public``)."""
+        return PublicState.model_validate(self.public_state())
 
     def admin_state(self) -> dict[str, Any]:
         """The public state plus what only the organiser sees: a pending card's candidates."""

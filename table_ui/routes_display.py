@@ -14,9 +14,10 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, Response
 from starlette.concurrency import run_in_threadpool
 
+from controller.public import PublicState
 from table_ui import i18n
 from table_ui.app import STATIC, WS_MAX_MESSAGE, Ctl
 from table_ui.broadcast import Hub, state_message
@@ -55,9 +56,12 @@ def dealer_card(game: str, request: Request, lang: str | None = None) -> Respons
                                   names.get(game, game)))
 
 
-@router.get("/api/state")
-def state(ctl: Ctl) -> JSONResponse:
-    return JSONResponse(ctl.public_state(), headers={"Cache-Control": "no-store"})
+@router.get("/api/state", response_model=PublicState)
+def state(ctl: Ctl, response: Response) -> PublicState:
+    """The table now (``controller.public.PublicState``); ``/ws`` sends the same object after
+    every logged input."""
+    response.headers["Cache-Control"] = "no-store"
+    return ctl.public()
 
 
 @router.get("/api/i18n")

@@ -128,8 +128,6 @@ def test_a_table_started_again_on_a_full_disk_says_so_and_goes_on(small_disk: Pa
     """`cardtable run` plays, is stopped, and is started again on a disk with almost no room:
     it says on stderr that the log cannot be written, and once room returns it goes on by
     itself and finishes the game, the log whole."""
-    import selectors
-    import signal
     import sys
 
     root = Path(__file__).resolve().parents[1]
@@ -137,7 +135,29 @@ def test_a_table_started_again_on_a_full_disk_says_so_and_goes_on(small_disk: Pa
     env = {**os.environ, "CARDTABLE_DATA_DIR": str(small_disk)}
     cmd = [sys.executable, "-m", "cardtable", "run", "--no-web", "--no-panels", "--speed", "4",
            "--bundle", str(root / "controller" / "data" / "durak2"), "--db", str(db)]
+    running: list[subprocess.Popen] = []  # killed whatever happens: none outlives the test
+    try:
+        played = _play_stop_and_refill(cmd, env, db, small_disk, running)
+    finally:
+        for proc in running:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait(timeout=10)
+    after = GameLog(db, readonly=True)
+    (game,) = after.games()
+    assert game.status == "finished" and after.last_seq() > played
+    after.close()
+
+
+def _play_stop_and_refill(cmd: list[str], env: dict[str, str], db: Path, small_disk: Path,
+                          running: list[subprocess.Popen]) -> int:
+    """The first run stopped with Ctrl-C, the second on a full disk until room returns; the
+    log's last sequence number after the first."""
+    import selectors
+    import signal
+
     first = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    running.append(first)
     time.sleep(4)
     first.send_signal(signal.SIGINT)
     first.communicate(timeout=90)  # a loaded machine is slow to stop, not wrong
@@ -148,6 +168,7 @@ def test_a_table_started_again_on_a_full_disk_says_so_and_goes_on(small_disk: Pa
     filler = fill(small_disk, leave=48 * 1024)
     second = subprocess.Popen([*cmd, "--once"], env=env, stdout=subprocess.DEVNULL,
                               stderr=subprocess.PIPE, text=True)
+    running.append(second)
     said = ""
     sel = selectors.DefaultSelector()
     assert second.stderr is not None
@@ -167,7 +188,4 @@ def test_a_table_started_again_on_a_full_disk_says_so_and_goes_on(small_disk: Pa
     assert second.returncode == 0, said[-2000:]
     assert "Traceback" not in said
     assert "written again" in said
-    after = GameLog(db, readonly=True)
-    (game,) = after.games()
-    assert game.status == "finished" and after.last_seq() > played
-    after.close()
+    return played
