@@ -30,7 +30,7 @@ its legal Verdict, and the lists of legal events for a hand are looked up per su
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from pydantic import Field
 
@@ -55,6 +55,9 @@ from engine.scoresheet import (
 )
 from engine.settings import Policy, Settings
 from engine.verdict import SHARED_VERDICTS, Verdict, share_legal_verdict
+
+if TYPE_CHECKING:
+    from engine.view import TrickCard
 
 GameType = Literal["short", "super_short", "long3", "long5", "long7"]
 TARGETS = {"long3": 3, "long5": 5, "long7": 7}
@@ -800,6 +803,17 @@ class Durak2(Game):
         else:
             sheet.result = f"game {self.game_no} in progress, {p0}–{p1}"
         return sheet
+
+    def view_trick(self, d: dict[str, Any]) -> list[TrickCard]:
+        from engine.view import TrickCard
+
+        att = d.get("attacker")
+        return [TrickCard(seat=att if att is not None else 0, card=a, covered_by=c)
+                for a, c in d.get("table") or []]
+
+    def view_deal(self, d: dict[str, Any]) -> int | None:
+        number = d.get("game")  # a Durak partie is counted in games, not deals
+        return number if isinstance(number, int) else None
 
     def describe(self) -> dict[str, Any]:
         out = super().describe()

@@ -56,7 +56,7 @@ from engine.settings import Policy, Settings
 from engine.verdict import Verdict
 
 if TYPE_CHECKING:
-    from engine.view import TableView
+    from engine.view import TableView, TrickCard
 
 @dataclasses.dataclass(frozen=True)
 class ShoeDue:
@@ -353,6 +353,26 @@ class Game(ABC):
         """A game's answer to :meth:`shoe_due` (while the shoe is due); None: the game does not
         say."""
         return None
+
+    # -- the game's own part of the table view (engine.view.table_view asks, never by name) --
+    def view_trick(self, d: dict[str, Any]) -> list[TrickCard]:
+        """The cards on the table now, by seat; ``d`` is :meth:`describe`'s answer."""
+        return []
+
+    def view_deal(self, d: dict[str, Any]) -> int | None:
+        """The number the display shows as the deal (Durak: the game's number)."""
+        deal = d.get("deal")
+        return deal if isinstance(deal, int) else None
+
+    def view_declarations(self, d: dict[str, Any]) -> list[str]:
+        """Declarations in view: combinations shown, bella, constructions."""
+        out: list[str] = []
+        for item in d.get("declared") or []:
+            if isinstance(item, dict):
+                out.append(f"seat {item['seat']}: {' '.join(item['cards'])}")
+        out.extend(f"seat {seat}: bella" for seat in d.get("bella") or [])
+        out.extend(str(c) for c in d.get("constructions") or [])
+        return out
 
     def describe(self) -> dict[str, Any]:
         """Public state for displays; games add trump, table, scores …"""

@@ -23,7 +23,7 @@ A finished deal is a :class:`DealResult` and each illegal play a :class:`Foul` (
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any, ClassVar, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, NamedTuple
 
 from pydantic import Field
 
@@ -57,6 +57,9 @@ from engine.scoresheet import (
 )
 from engine.settings import Settings
 from engine.verdict import Verdict, legal_verdict, share_legal_verdict
+
+if TYPE_CHECKING:
+    from engine.view import TrickCard
 
 SEATS = 4
 # Cards each in deals 1…24: pulka 1 grows 1…8, pulkas 2 and 4 are four 9-card deals, pulka 3 shrinks.
@@ -879,6 +882,12 @@ class Joker(Game):
                           deals, totals, finished, winner, result)
 
     # ----------------------------------------------------------------- displays and checks
+    def view_trick(self, d: dict[str, Any]) -> list[TrickCard]:
+        from engine.view import TrickCard
+
+        return [TrickCard(seat=t["seat"], card=t["card"], mode=t.get("mode", ""))
+                for t in d.get("table") or []]
+
     def describe(self) -> dict[str, Any]:
         d = super().describe()
         d.update({

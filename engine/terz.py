@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from enum import IntEnum
 from functools import cache
-from typing import Any, ClassVar, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, NamedTuple
 
 from pydantic import Field, model_validator
 
@@ -68,6 +68,9 @@ from engine.scoresheet import (
 )
 from engine.settings import Settings
 from engine.verdict import Verdict, legal_verdict, share_legal_verdict
+
+if TYPE_CHECKING:
+    from engine.view import TrickCard
 
 # ----------------------------------------------------------------------------- settings
 
@@ -991,6 +994,20 @@ class Terz(Game):
         return sheet
 
     # ------------------------------------------------------------------ displays and checks
+    def view_trick(self, d: dict[str, Any]) -> list[TrickCard]:
+        from engine.view import TrickCard
+
+        leader = d.get("leader") or 0
+        return [TrickCard(seat=(leader + i) % self.num_seats, card=c)
+                for i, c in enumerate(d.get("table") or [])]
+
+    def view_declarations(self, d: dict[str, Any]) -> list[str]:
+        out = [f"seat {s}: {p} declared" for s, p in enumerate(d.get("declared") or []) if p]
+        pend = d.get("pending_declaration")
+        if pend:
+            out.append(f"seat {pend['seat']}: {pend['group']} ({pend['value']})?")
+        return out + super().view_declarations({**d, "declared": []})
+
     def describe(self) -> dict[str, Any]:
         out = super().describe()
         pend = self.pending

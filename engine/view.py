@@ -82,30 +82,9 @@ class TableView(BaseModel):
     extra: dict[str, Any] = Field(default_factory=dict)  # game-specific public facts
 
 
-def _trick(game: Game, d: dict[str, Any]) -> list[TrickCard]:
-    table = d.get("table") or []
-    name = game.name
-    if name == "durak2":
-        att = d.get("attacker")
-        return [TrickCard(seat=att if att is not None else 0, card=a,
-                          covered_by=c) for a, c in table]
-    if name == "joker":
-        return [TrickCard(seat=t["seat"], card=t["card"], mode=t.get("mode", "")) for t in table]
-    if name == "bazar":
-        return [TrickCard(seat=s, card=c) for s, c in table]
-    if name == "terz":
-        leader = d.get("leader") or 0
-        return [TrickCard(seat=(leader + i) % game.num_seats, card=c) for i, c in enumerate(table)]
-    if name == "belot2":
-        to_act = d.get("to_act")
-        leader = 1 - to_act if to_act is not None else 0
-        return [TrickCard(seat=leader, card=c) for c in table]
-    return []
-
-
 def current_trick(game: Game) -> list[TrickCard]:
     """The cards on the table now, by seat (cheaper than a whole ``table_view``)."""
-    return _trick(game, game.describe())
+    return game.view_trick(game.describe())
 
 
 _WORDS = {"pass": "пас", "play": "играю", "contra": "Контра", "recontra": "Реконтра"}
@@ -149,23 +128,6 @@ def event_label(event: Event) -> str:
     return str(Event(event.kind, None, event.cards, event.arg))
 
 
-def _declarations(game: Game, d: dict[str, Any]) -> list[str]:
-    out: list[str] = []
-    for item in d.get("declared") or []:
-        if isinstance(item, dict):
-            out.append(f"seat {item['seat']}: {' '.join(item['cards'])}")
-    if game.name == "terz":
-        out.extend(f"seat {s}: {p} declared" for s, p in enumerate(d.get("declared") or []) if p)
-        pend = d.get("pending_declaration")
-        if pend:
-            out.append(f"seat {pend['seat']}: {pend['group']} ({pend['value']})?")
-    for seat in d.get("bella") or []:
-        out.append(f"seat {seat}: bella")
-    for c in d.get("constructions") or []:
-        out.append(str(c))
-    return out
-
-
 def _fouls(d: dict[str, Any]) -> list[FoulView]:
     out = []
     for f in d.get("illegal_plays") or d.get("fouls") or []:
@@ -205,9 +167,6 @@ def table_view(game: Game) -> TableView:
     d = game.describe()
     sheet = game.score_sheet()
     last = game.verdicts[-1] if game.verdicts else None
-    deal = d.get("deal")
-    if game.name == "durak2":
-        deal = d.get("game")
     return TableView(
         game=game.name,
         title=game.title or game.name,
@@ -216,7 +175,7 @@ def table_view(game: Game) -> TableView:
         settings=game.settings.as_dict(),
         changed_settings=game.settings.changed(),
         phase=str(d.get("phase") or ""),
-        deal=deal if isinstance(deal, int) else None,
+        deal=game.view_deal(d),
         dealer=d.get("dealer"),
         to_act=game.to_act(),
         expects_shoe=bool(game.expects_shoe),
@@ -225,9 +184,9 @@ def table_view(game: Game) -> TableView:
         trump=_trump(d),
         trump_card=d.get("trump_card") or d.get("turned"),
         contract=d.get("contract"),
-        trick=_trick(game, d),
+        trick=game.view_trick(d),
         hand_sizes=list(d.get("hand_sizes") or []),
-        declarations=_declarations(game, d),
+        declarations=game.view_declarations(d),
         fouls=_fouls(d),
         last_verdict=None if last is None else VerdictView(
             event=str(last.event), legal=last.legal, rule=last.rule, message=last.message),

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from enum import StrEnum
-from typing import Any, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from engine.bazar.constructions import Construction, classify, label, winner
 from engine.bazar.options import BazarSettings
@@ -78,6 +78,9 @@ from engine.scoresheet import (
 )
 from engine.settings import Settings
 from engine.verdict import Verdict, legal_verdict
+
+if TYPE_CHECKING:
+    from engine.view import TrickCard
 
 
 class BazarPhase(StrEnum):
@@ -853,6 +856,11 @@ class BazarBelot(Game):
             return ""
         extra = " Реконтра" if self.contra == 2 else " Контра" if self.contra else ""
         return f"{bid.pretty()}{extra} (seat {self.bidder})"
+
+    def view_trick(self, d: dict[str, Any]) -> list[TrickCard]:
+        from engine.view import TrickCard
+
+        return [TrickCard(seat=s, card=c) for s, c in d.get("table") or []]
 
     def describe(self) -> dict[str, Any]:
         d = super().describe()

@@ -23,7 +23,7 @@ card (not under ``rozaliev`` or ``second_open_card=false``).
 from __future__ import annotations
 
 from enum import IntEnum
-from typing import Any, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from engine.belot2.scoring import (
     DealFacts,
@@ -65,6 +65,9 @@ from engine.events import UNDO, Event, card_event
 from engine.game import Game, ShoeDue, fold, judge, run_length
 from engine.scoresheet import DealScore, IllegalPlay, ScoreItem, ScoreSheet
 from engine.verdict import Verdict, legal_verdict
+
+if TYPE_CHECKING:
+    from engine.view import TrickCard
 
 
 # Phases of a deal.
@@ -771,6 +774,13 @@ class Belot2(Game):
             fouls_claimed=tuple(self.fouls_claimed), policy=self.policy,
             declarer=self.declarer, pot=self.pot, totals=(self.totals[0], self.totals[1]),
             target=self._target, short=self._short, seq_order=self._seq_order)
+
+    def view_trick(self, d: dict[str, Any]) -> list[TrickCard]:
+        from engine.view import TrickCard
+
+        to_act = d.get("to_act")
+        leader = 1 - to_act if to_act is not None else 0
+        return [TrickCard(seat=leader, card=c) for c in d.get("table") or []]
 
     def describe(self) -> dict[str, Any]:
         d = super().describe()
