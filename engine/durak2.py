@@ -396,7 +396,7 @@ class Durak2(Game):
             if not c.bit & DECK:
                 raise UnknownCardError(f"{c.code} is not a card of the 36-card Durak deck")
         if self.phase != PLAY:
-            raise ActionNotAllowedError(self._phase_message(event), "wrong-phase")
+            raise ActionNotAllowedError(self._phase_message(event), "not-allowed-now")
         return seat
 
     def _phase_message(self, event: Event) -> str:
@@ -408,7 +408,7 @@ class Durak2(Game):
 
     def _need_play_phase(self, event: Event) -> None:
         if self.phase != PLAY:  # pragma: no cover - _seat_of has refused every other phase
-            raise ActionNotAllowedError(self._phase_message(event), "wrong-phase")
+            raise ActionNotAllowedError(self._phase_message(event), "not-allowed-now")
 
     def _in_hand(self, seat: int, c: Card) -> None:
         if not c.bit & self.hands[seat]:

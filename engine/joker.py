@@ -483,7 +483,7 @@ class Joker(Game):
         if phase is not DEAL:
             what = "the deal is complete" if phase in (BID, PLAY) else "claims are being settled"
             raise ActionNotAllowedError(f"{event}: no card is due from the shoe ({what})",
-                                        "no-card-due")
+                                        "shoe-not-expected")
         cs = event.cards
         c = cs[0] if len(cs) == 1 else event.card
         if not self._deck_mask & c.bit or self.seen & c.bit:

@@ -549,7 +549,7 @@ class Terz(Game):
         else:
             raise ActionNotAllowedError(
                 f"{event}: the shoe must deal first ({'dealing' if phase is PH_DEAL else 'refilling'})",
-                "wrong-phase")
+                "not-allowed-now")
         return super()._judge(event)
 
     @staticmethod
@@ -565,7 +565,7 @@ class Terz(Game):
             raise ActionNotAllowedError(
                 "the game is over" if self.phase is PH_OVER else
                 f"no card is due from the shoe now: seat {self.to_act()} is to act",
-                "game-over" if self.phase is PH_OVER else "no-card-due")
+                "game-over" if self.phase is PH_OVER else "shoe-not-expected")
         if event.seat is not None:
             raise BadEventError(f"{event}: a shoe card has no seat (the deal protocol decides whose it is)")
         c = event.card

@@ -89,7 +89,7 @@ def test_out_of_turn() -> None:
 def test_card_not_in_hand_and_wrong_phase() -> None:
     game = auction()
     refused(game, "1 play 7D", ActionNotAllowedError, "not-play")
-    refused(game, "shoe 7D", ActionNotAllowedError, "not-dealing")
+    refused(game, "shoe 7D", ActionNotAllowedError, "shoe-not-expected")
     run(game, "1 bid 8:D; 2 bid pass; 3 bid pass; 0 bid pass; 1 bid pass")
     refused(game, "1 play 7H", CardNotInHandError, "card-not-in-hand")
     refused(game, "1 play 7D foo", BadEventError)

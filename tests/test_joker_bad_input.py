@@ -159,7 +159,7 @@ def test_shoe_card_when_none_is_due_and_trump_naming_out_of_place_are_refused() 
     g = new()
     refused(g, "1 trump H", ActionNotAllowedError, "trump-not-now")  # 1-card deal: turned card
     deal(g, ["7H", "8H", "9H", "TH"], turned="7S")
-    refused(g, "shoe AS", ActionNotAllowedError, "no-card-due")
+    refused(g, "shoe AS", ActionNotAllowedError, "shoe-not-expected")
     g9 = skip_to_deal(new(), 9)
     for code in ["6H", "7H", "8H", "9H", "TH", "JH", "QH", "KH", "AH"]:
         g9.apply(shoe(code))

@@ -306,13 +306,13 @@ def test_bad_input_card_not_in_hand_and_actions_before_the_deal() -> None:
     game = Terz()
     with untouched(game), pytest.raises(ActionNotAllowedError) as exc:
         game.apply(ev("1 play AC"))             # nothing dealt yet
-    assert exc.value.rule == "wrong-phase"
+    assert exc.value.rule == "not-allowed-now"
     deal(game, B1, B0, "TD")
     with untouched(game), pytest.raises(CardNotInHandError):
         game.record(ev("1 play 7D"))
     with untouched(game), pytest.raises(ActionNotAllowedError) as exc:
         game.apply(ev("shoe 7S"))               # no card is due from the shoe while playing
-    assert exc.value.rule == "no-card-due"
+    assert exc.value.rule == "shoe-not-expected"
     for text in ("2 play AS", "play AS", "1 dance", "1 pass now"):
         with untouched(game), pytest.raises(BadEventError):
             game.apply(ev(text))

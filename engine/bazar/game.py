@@ -730,7 +730,7 @@ class BazarBelot(Game):
                                 "bad-event")
         if self.phase is not DEAL:
             raise ActionNotAllowedError(
-                f"{event}: no card is due from the shoe ({self._phase_text()})", "not-dealing")
+                f"{event}: no card is due from the shoe ({self._phase_text()})", "shoe-not-expected")
         if len(event.cards) != 1:
             event.card  # noqa: B018 - raises the precise error
         c = event.cards[0]
