@@ -9,15 +9,12 @@ from collections.abc import Callable
 from typing import NoReturn
 
 
-def one_line_errors(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
-    """argparse's own errors (a missing argument, an unknown option) as one line, status 2."""
-    prog = parser.prog
+class OneLineParser(argparse.ArgumentParser):
+    """A parser whose own errors are one line, status 2 (and so are its subcommands': a
+    subparser is made of its parent's class)."""
 
-    def error(message: str) -> NoReturn:
-        parser.exit(2, f"error: {message} (see `{prog} --help`)\n")
-
-    parser.error = error  # type: ignore[method-assign]
-    return parser
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"error: {message} (see `{self.prog} --help`)\n")
 
 
 def _bounds(what: str, lo: float | None, hi: float | None) -> str:

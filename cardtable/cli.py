@@ -41,7 +41,10 @@ COMMANDS: dict[str, str] = {
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The parser with every command, or only with the module that owns ``command``."""
-    parser = argparse.ArgumentParser(prog="cardtable", description=__doc__.splitlines()[0])
+    from cardtable.args import OneLineParser
+
+    # every command's own argument errors are one `error: …` line (no usage block), status 2
+    parser = OneLineParser(prog="cardtable", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     owner = COMMANDS.get(command or "")
     for name in dict.fromkeys(COMMANDS.values()):

@@ -12,27 +12,25 @@ import json
 import sys
 from pathlib import Path
 
-from cardtable.args import one_line_errors
-
 DEFAULT_CONFIG = Path("/etc/cardtable/table.toml")
 
 
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    c = one_line_errors(sub.add_parser("config", help="the table config: write an example, "
-                                                       "check a file"))
+    c = sub.add_parser("config", help="the table config: write an example, "
+                                                       "check a file")
     csub = c.add_subparsers(dest="config_command", metavar="ACTION", required=True)
-    p = one_line_errors(csub.add_parser("init", help="write a commented example config"))
+    p = csub.add_parser("init", help="write a commented example config")
     p.add_argument("file", nargs="?", type=Path, metavar="FILE",
                    help="where to write it (default: standard output)")
     p.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
     p.set_defaults(func=cmd_init)
-    p = one_line_errors(csub.add_parser("check", help="validate a config file"))
+    p = csub.add_parser("check", help="validate a config file")
     p.add_argument("file", type=Path, metavar="FILE")
     p.set_defaults(func=cmd_check)
 
-    d = one_line_errors(sub.add_parser("doctor", help="check every device the config names"))
+    d = sub.add_parser("doctor", help="check every device the config names")
     d.add_argument("--config", type=Path, default=DEFAULT_CONFIG, metavar="FILE",
                    help=f"the table config (default: {DEFAULT_CONFIG})")
     d.add_argument("--json", action="store_true", help="one JSON object")

@@ -24,7 +24,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from cardtable.args import one_line_errors
 from controller.log import GameLog, GameRow, LogError, default_path
 from engine.errors import EngineError
 from engine.game import Game
@@ -46,28 +45,28 @@ def _db_argument(p: argparse.ArgumentParser) -> None:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = one_line_errors(sub.add_parser(
-        "status", help="the current game at the table, read from the log (run or not)"))
+    p = sub.add_parser(
+        "status", help="the current game at the table, read from the log (run or not)")
     p.add_argument("--json", action="store_true", help="one JSON object")
     _db_argument(p)
     p.set_defaults(func=cmd_status)
 
-    h = one_line_errors(sub.add_parser("history", help="games in the table log: list, show, export"))
+    h = sub.add_parser("history", help="games in the table log: list, show, export")
     hsub = h.add_subparsers(dest="history_command", metavar="ACTION", required=True)
 
-    p = one_line_errors(hsub.add_parser("list", help="every game in the log"))
+    p = hsub.add_parser("list", help="every game in the log")
     p.add_argument("--json", action="store_true", help="a JSON list")
     _db_argument(p)
     p.set_defaults(func=cmd_list)
 
-    p = one_line_errors(hsub.add_parser("show", help="a game's score sheet"))
+    p = hsub.add_parser("show", help="a game's score sheet")
     p.add_argument("game", metavar="GAME", help="game id (see `cardtable history list`)")
     p.add_argument("--json", action="store_true", help="the score sheet as JSON")
     _db_argument(p)
     p.set_defaults(func=cmd_show)
 
-    p = one_line_errors(hsub.add_parser("export", help="a game as a record, CSV or JSON, or "
-                                        "with --bundle as a recording `cardtable replay` plays"))
+    p = hsub.add_parser("export", help="a game as a record, CSV or JSON, or "
+                                        "with --bundle as a recording `cardtable replay` plays")
     p.add_argument("game", metavar="GAME", help="game id (see `cardtable history list`)")
     p.add_argument("--bundle", type=Path, default=None, metavar="DIR",
                    help="write the game and its recording (`cardtable run --record`) as a "
@@ -82,9 +81,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     _db_argument(p)
     p.set_defaults(func=cmd_export)
 
-    p = one_line_errors(hsub.add_parser(
+    p = hsub.add_parser(
         "clip", help="a deal's shoe footage from the dispute archive, with the frames its cards "
-        "were decided at"))
+        "were decided at")
     p.add_argument("game", metavar="GAME", help="game id (see `cardtable history list`)")
     p.add_argument("deal", metavar="DEAL", type=int, help="deal number (Durak: game number)")
     p.add_argument("-o", "--output", type=Path, default=None, metavar="FILE",
