@@ -154,6 +154,40 @@ def test_display_says_why_a_deal_scored_as_it_did(make_controller, browser):
         page.close()
 
 
+def test_an_illegal_play_stays_up_for_its_trick_then_joins_the_deals_notes(make_controller,
+                                                                           browser):
+    """Policy penalize (docs/rules.md, common conventions): the illegal card stands; its alert is
+    up while the trick lies on the table and, once the trick is taken, is listed under the score
+    among the deal's illegal plays."""
+    from table_ui.dealer_card import _wrong_card
+
+    ctl = make_controller("belot2", {"policy": "penalize"}, ["Аня", "Боря"])
+    rng = random.Random(3)
+    g = ctl.game
+    while True:  # legal moves until the second card of a trick can be a wrong one
+        actions = g.legal_actions()
+        if not g.expects_shoe and g.table_view().trick and _wrong_card(g, actions) is not None:
+            break
+        event = actions[rng.randrange(len(actions))]
+        ctl.submit(Admin(action="event", event=str(event)))
+    wrong = _wrong_card(g, g.legal_actions())
+    with LiveServer(ctl) as srv:
+        page = browser.new_page(bypass_csp=True, viewport={"width": 1920, "height": 1080})
+        page.goto(srv.url + "/")
+        reply = ctl.submit(Admin(action="event", event=str(wrong)))
+        assert reply.alerts and reply.alerts[0].level == "illegal"
+        wait_seq(page, reply.seq)
+        # a Belot trick is two cards: this one completed it; it is up till the next trick begins
+        assert not g.table_view().trick
+        assert page.locator("#alerts .alert.illegal").count() == 1
+        more = ctl.submit(Admin(action="event", event=str(g.legal_actions()[0])))
+        wait_seq(page, more.seq)
+        assert page.locator("#alerts .alert.illegal").count() == 0
+        notes = page.locator("#deal-fouls .foul").all_inner_texts()
+        assert len(notes) == 1 and ctl.names[wrong.seat] in notes[0], notes
+        page.close()
+
+
 def test_display_four_seats_and_finished_partie(tmp_path, browser):
     c = Controller(GameLog(tmp_path / "joker.sqlite"))
     c.new_game("joker", {"minus_joker": True}, ["Анна", "Борис", "Вера", "Глеб"])

@@ -141,7 +141,7 @@
   }
 
   function renderScore(st, v) {
-    if (!v || !(v.sides || []).length) { $("score").innerHTML = ""; $("chart").innerHTML = ""; $("deal-why").textContent = ""; return; }
+    if (!v || !(v.sides || []).length) { $("score").innerHTML = ""; $("chart").innerHTML = ""; $("deal-why").textContent = ""; $("deal-fouls").innerHTML = ""; return; }
     const names = sideNames(st, v);
     const deals = v.deals || [];
     const rows = deals.slice(-6).map((d) => `<tr><td class="num">${d.number}</td>` +
@@ -152,6 +152,8 @@
       "</tr></tfoot></table>";
     $("chart").innerHTML = chart(names, deals, v.totals || []);
     $("deal-why").textContent = dealWhy(v, deals[deals.length - 1]);
+    $("deal-fouls").innerHTML = (v.fouls || []).length ? `<div class="lbl">${esc(T.deal_fouls)}</div>` +
+      v.fouls.slice(-3).map((f) => `<div class="foul">${esc(alertText(st, { rule: f.rule, seat: f.seat, message: f.message, params: f.card ? { card: f.card } : {} }))}</div>`).join("") : "";
   }
 
   function chart(names, deals, totals) {
@@ -185,7 +187,16 @@
     const items = [];
     if (st.log_error) items.push(`<div class="alert error" data-rule="log-not-writable">⚠ ${esc(fmt(T.log_error, { msg: st.log_error }))}</div>`);
     if (st.pending) items.push(`<div class="alert confirm" data-rule="confirm-card">⌛ ${esc(T.confirm_card)}</div>`);
-    const fresh = (st.alerts || []).filter((a) => a.rule !== "confirm-card" && (!now || !a.t || now - a.t < ALERT_SECONDS));
+    // an illegal play stays up while its trick (or bout) is on the table, then it is among the
+    // deal's notes under the score; other alerts for ALERT_SECONDS
+    // (the trick just taken counts until the next one begins: st.last_trick)
+    const onTable = new Set([...((v && v.trick) || []), ...(st.last_trick || [])]
+      .flatMap((t) => [t.card, t.covered_by]).filter(Boolean));
+    const lying = (a) => a.level === "illegal" && a.params && onTable.has(a.params.card);
+    const noted = new Set(((v && v.fouls) || []).map((f) => f.card).filter(Boolean));
+    const moved = (a) => a.level === "illegal" && a.params && noted.has(a.params.card);
+    const fresh = (st.alerts || []).filter((a) => a.rule !== "confirm-card" &&
+      (lying(a) || (!moved(a) && (!now || !a.t || now - a.t < ALERT_SECONDS))));
     const pick = fresh.filter((a) => a.level === "illegal" || a.level === "error").slice(-2)
       .concat(fresh.filter((a) => a.level !== "illegal" && a.level !== "error").slice(-1));
     for (const a of pick) {
