@@ -29,6 +29,7 @@ CATALOGUE: dict[str, dict[str, Any]] = {
         "turn": "ходит",
         "dealing": "раздача из шуза",
         "deal_why": "сдача {n}: {why}",
+        "dealer_legend": "● сдаёт {name}",
         "deal_fouls": "нарушения в этой сдаче",
         # why a deal scored as it did (the score items' rule ids; "game:rule" before "rule")
         "score_reasons": {
@@ -174,6 +175,7 @@ CATALOGUE: dict[str, dict[str, Any]] = {
         "turn": "to play",
         "dealing": "dealing from the shoe",
         "deal_why": "deal {n}: {why}",
+        "dealer_legend": "● {name} deals",
         "deal_fouls": "illegal plays in this deal",
         "score_reasons": {
             "bayd": "байд — the declarer scored less: all its points go to the defender",

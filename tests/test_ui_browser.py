@@ -110,6 +110,7 @@ def test_display_guides_the_dealer_in_the_engines_order(make_controller, browser
         wait_seq(page, ctl.seq)
         prompt = page.locator("#centre-note .dealing")
         assert prompt.inner_text() == "сдаёт Аня: 3 карты → Боря"
+        assert page.locator("#deal").inner_text() == "раздача 1 · ● сдаёт Аня"  # the ●'s legend
         seen = []
         for n, code in enumerate(deck[:12]):
             reply = ctl.submit(ShoeCard(card=code))

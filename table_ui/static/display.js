@@ -42,7 +42,9 @@
       ? changed.map(([k, x]) => `<span class="chip">${esc(settingText(k, x))}</span>`).join("")
       : `<span class="chip dim">${esc(T.rules_default)}</span>` +
         (v.settings && v.settings.game_type ? `<span class="chip dim">${esc(settingText("game_type", v.settings.game_type))}</span>` : "");
-    $("deal").textContent = v && v.deal ? fmt(T.deal, { n: v.deal }) : "";
+    // the dealer's ● beside a name, explained: «раздача 3 · ● сдаёт Аня»
+    const dealer = v && v.dealer !== null && v.dealer !== undefined ? fmt(T.dealer_legend, { name: seatName(st, v.dealer) }) : "";
+    $("deal").textContent = [v && v.deal ? fmt(T.deal, { n: v.deal }) : "", dealer].filter(Boolean).join(" · ");
   }
 
   function renderSeats(st, v) {
