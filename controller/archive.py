@@ -32,6 +32,15 @@ FREE_RESERVE = 200 * 1024**2  # bytes of the filesystem footage leaves to the lo
 CHECK_EVERY = 30  # frames between looks at the free space while a clip is written
 
 
+def free_bytes(root: Path) -> int:
+    """Free bytes on the filesystem ``root`` is on (or will be made on); 0 if it cannot be
+    read, which counts as no room."""
+    try:
+        return shutil.disk_usage(root if root.exists() else root.parent).free
+    except OSError:
+        return 0
+
+
 @dataclass
 class ClipInfo:
     game_id: int
@@ -103,11 +112,7 @@ class FootageArchive:
 
     def free(self) -> int:
         """Free bytes on the archive's filesystem (0 if it cannot be read)."""
-        try:
-            folder = self.root if self.root.exists() else self.root.parent
-            return shutil.disk_usage(folder).free
-        except OSError:
-            return 0
+        return free_bytes(self.root)
 
     def _room(self) -> bool:
         """Whether footage may use the disk now: above the reserve, after removing the oldest

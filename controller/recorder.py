@@ -40,7 +40,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from controller.archive import CHECK_EVERY, FREE_RESERVE
+from controller.archive import CHECK_EVERY, FREE_RESERVE, free_bytes
 
 log = logging.getLogger("cardtable.recorder")
 
@@ -224,11 +224,7 @@ class Recorder:
 
     # -- the disk ------------------------------------------------------------------------------
     def free(self) -> int:
-        try:
-            folder = self.root if self.root.exists() else self.root.parent
-            return shutil.disk_usage(folder).free
-        except OSError:
-            return 0
+        return free_bytes(self.root)
 
     def _room(self) -> bool:
         """Whether a frame may be kept: the free space above the reserve, after removing the

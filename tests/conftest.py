@@ -60,3 +60,17 @@ def toy_game(monkeypatch: pytest.MonkeyPatch) -> None:
     from engine import registry
 
     monkeypatch.setitem(registry.GAMES, "toy", "_toygame:Toy")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's headless Chromium through Playwright (never a downloaded browser), one per test
+    module; tests that use it skip themselves where it is absent."""
+    from playwright.sync_api import sync_playwright
+
+    from table_ui.testing import CHROMIUM, CHROMIUM_ARGS
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()

@@ -21,7 +21,7 @@ from club.web import create_club_app
 from engine.playout import play_out
 from engine.registry import game_class
 from table_ui.security import hash_pin
-from table_ui.testing import CHROMIUM, CHROMIUM_ARGS, free_port
+from table_ui.testing import free_port
 
 playwright = pytest.importorskip("playwright.sync_api")
 PIN = "246810"
@@ -58,14 +58,6 @@ def club(tmp_path: Path) -> Iterator[tuple[Store, str]]:
     server.should_exit = True
     thread.join(10)
     store.close()
-
-
-@pytest.fixture
-def browser() -> Iterator:
-    with playwright.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 def log_in(page, url: str, pin: str = PIN) -> None:

@@ -22,7 +22,7 @@ from club.store import Store, sqlite_url
 from club.web import create_club_app
 from engine.playout import play_out
 from engine.registry import game_class
-from table_ui.testing import CHROMIUM, CHROMIUM_ARGS, free_port
+from table_ui.testing import free_port
 
 playwright = pytest.importorskip("playwright.sync_api")
 
@@ -59,14 +59,6 @@ def club(tmp_path: Path) -> Iterator[tuple[Store, str, dict]]:
     server.should_exit = True
     thread.join(10)
     store.close()
-
-
-@pytest.fixture
-def browser() -> Iterator:
-    with playwright.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 def test_the_room_in_russian_is_live(club, browser):

@@ -11,7 +11,7 @@ import pytest
 
 from engine.registry import GAMES
 from table_ui import i18n
-from table_ui.testing import CHROMIUM, CHROMIUM_ARGS, LiveServer
+from table_ui.testing import CHROMIUM, LiveServer
 
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
                                 reason=f"{CHROMIUM} is absent (apt-get install chromium)")
@@ -33,16 +33,6 @@ ORDERS = {
     # §5 defaults: 9 each in packets of 3, the dealer last, then the trump
     "terz": ["3 карты сопернику", "3 карты себе"] * 3 + [TRUMP],
 }
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 def test_every_game_has_its_card_on_one_page(make_controller, browser) -> None:

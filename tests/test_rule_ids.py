@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from test_rule_texts import rule_ids
+from _rule_scan import rule_ids
 
 from engine.errors import EngineError
 from engine.events import Event

@@ -6,13 +6,11 @@ in the player's name and the card in its own style."""
 
 from __future__ import annotations
 
-import ast
 import re
-import typing
 from pathlib import Path
 
-from controller.core import RESULT_CONFIRMED
-from controller.inputs import CameraNote
+from _rule_scan import rule_ids
+
 from engine.scoresheet import CLAIMED, LET_GO, PENALISED
 from table_ui import i18n
 from table_ui.rule_texts import DEVICES, FLAGS, TEXTS
@@ -22,41 +20,6 @@ from vision.table.reader import Silence
 ROOT = Path(__file__).resolve().parents[1]
 RULE_ID = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 PLACEHOLDERS = {"who", "card", "button", "flag", "device", "n", "seen", "size"}
-
-
-def rule_ids() -> set[str]:
-    """Every rule id written in engine/ and controller/."""
-    found: set[str] = set()
-
-    def take(node: ast.expr) -> None:
-        if isinstance(node, ast.Constant) and isinstance(node.value, str) \
-                and RULE_ID.match(node.value):
-            found.add(node.value)
-
-    for package in ("engine", "controller"):
-        for path in (ROOT / package).rglob("*.py"):
-            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-                if isinstance(node, ast.Call):
-                    fn = node.func
-                    name = (fn.attr if isinstance(fn, ast.Attribute)
-                            else fn.id if isinstance(fn, ast.Name) else "")
-                    if name == "Verdict" and len(node.args) >= 3:
-                        take(node.args[2])  # Verdict(event, False, "rule", message)
-                    elif name.endswith("Error") and len(node.args) >= 2:
-                        take(node.args[1])  # SomeError(message, "rule")
-                    elif name in ("alert", "Alert") and node.args:
-                        take(node.args[0])  # alert("rule", message, ...)
-                    for kw in node.keywords:
-                        if kw.arg == "rule":
-                            take(kw.value)
-                elif isinstance(node, ast.ClassDef):
-                    for stmt in node.body:  # class SomeError: rule = "..."
-                        if isinstance(stmt, ast.Assign) and any(
-                                isinstance(t, ast.Name) and t.id == "rule" for t in stmt.targets):
-                            take(stmt.value)
-    # ids made at run time: a camera's alert is camera-<camera>
-    found |= {f"camera-{c}" for c in typing.get_args(CameraNote.model_fields["camera"].annotation)}
-    return found | {RESULT_CONFIRMED}
 
 
 def test_every_rule_id_has_words() -> None:

@@ -20,7 +20,6 @@ from engine.view import table_view
 from table_ui import i18n
 from table_ui.testing import (
     CHROMIUM,
-    CHROMIUM_ARGS,
     LiveServer,
     at_defence,
     deal_until_play,
@@ -37,22 +36,8 @@ SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 WAIT = 10_000  # ms: the longest any DOM wait may take
 
 
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
-
-
 def wait_seq(page, seq: int) -> None:
     page.wait_for_function(f"Number(document.body.dataset.seq) >= {seq}", timeout=WAIT)
-
-
-
-
 
 
 def test_display_shows_trump_trick_totals_and_illegal_play(ctl, browser):

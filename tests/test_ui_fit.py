@@ -19,7 +19,6 @@ from controller.inputs import Admin
 from controller.log import GameLog
 from table_ui.testing import (
     CHROMIUM,
-    CHROMIUM_ARGS,
     LiveServer,
     at_defence,
     illegal_beat,
@@ -75,16 +74,6 @@ OVERFLOWS = """() => {
   }
   return bad;
 }"""
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture
