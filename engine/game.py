@@ -56,7 +56,7 @@ from engine.settings import Policy, Settings
 from engine.verdict import Verdict
 
 if TYPE_CHECKING:
-    from engine.view import TableView, TrickCard
+    from engine.view import DeclarationView, TableView, TrickCard
 
 @dataclasses.dataclass(frozen=True)
 class ShoeDue:
@@ -364,14 +364,14 @@ class Game(ABC):
         deal = d.get("deal")
         return deal if isinstance(deal, int) else None
 
-    def view_declarations(self, d: dict[str, Any]) -> list[str]:
-        """Declarations in view: combinations shown, bella, constructions."""
-        out: list[str] = []
-        for item in d.get("declared") or []:
-            if isinstance(item, dict):
-                out.append(f"seat {item['seat']}: {' '.join(item['cards'])}")
-        out.extend(f"seat {seat}: bella" for seat in d.get("bella") or [])
-        out.extend(str(c) for c in d.get("constructions") or [])
+    def view_declarations(self, d: dict[str, Any]) -> list[DeclarationView]:
+        """Declarations in view: combinations shown and bella (Belot's ``declared`` and
+        ``bella`` keys of :meth:`describe`; other games override)."""
+        from engine.view import DeclarationView
+
+        out = [DeclarationView(seat=item["seat"], kind="combination", cards=list(item["cards"]))
+               for item in d.get("declared") or [] if isinstance(item, dict)]
+        out += [DeclarationView(seat=seat, kind="bella") for seat in d.get("bella") or []]
         return out
 
     def describe(self) -> dict[str, Any]:

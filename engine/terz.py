@@ -70,7 +70,7 @@ from engine.settings import Settings
 from engine.verdict import Verdict, legal_verdict, share_legal_verdict
 
 if TYPE_CHECKING:
-    from engine.view import TrickCard
+    from engine.view import DeclarationView, TrickCard
 
 # ----------------------------------------------------------------------------- settings
 
@@ -1001,12 +1001,16 @@ class Terz(Game):
         return [TrickCard(seat=(leader + i) % self.num_seats, card=c)
                 for i, c in enumerate(d.get("table") or [])]
 
-    def view_declarations(self, d: dict[str, Any]) -> list[str]:
-        out = [f"seat {s}: {p} declared" for s, p in enumerate(d.get("declared") or []) if p]
+    def view_declarations(self, d: dict[str, Any]) -> list[DeclarationView]:
+        from engine.view import DeclarationView
+
+        out = [DeclarationView(seat=s, kind="points", value=p)
+               for s, p in enumerate(d.get("declared") or []) if p]
         pend = d.get("pending_declaration")
         if pend:
-            out.append(f"seat {pend['seat']}: {pend['group']} ({pend['value']})?")
-        return out + super().view_declarations({**d, "declared": []})
+            out.append(DeclarationView(seat=pend["seat"], kind="asking", name=pend["group"],
+                                       value=pend["value"]))
+        return out
 
     def describe(self) -> dict[str, Any]:
         out = super().describe()

@@ -10,7 +10,7 @@ the reason in words.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -27,6 +27,20 @@ class TrickCard(BaseModel):
     card: str
     mode: str = ""  # a joker's mode in Joker ("want H", "high" …)
     covered_by: str | None = None  # Durak: the card that beat this one
+
+
+class DeclarationView(BaseModel):
+    """Something a player showed or announced, for the display to word: a Belot combination
+    (``cards``), bella (or Bazar-Belot's бэла), a Bazar-Belot construction (``name``: терц,
+    пятьдесят, квинта, рамки, with its ``cards``), Terz's declared points so far (``value``) or a
+    group waiting for «от чего?» (``name``, ``value``)."""
+
+    seat: int | None = None
+    side: int | None = None  # who it counts for when no one seat is named (Bazar-Belot's бэла)
+    kind: Literal["combination", "bella", "construction", "points", "asking"]
+    cards: list[str] = Field(default_factory=list)
+    name: str = ""
+    value: int | None = None
 
 
 class FoulView(BaseModel):
@@ -72,7 +86,7 @@ class TableView(BaseModel):
     contract: str | None = None
     trick: list[TrickCard] = Field(default_factory=list)
     hand_sizes: list[int] = Field(default_factory=list)
-    declarations: list[str] = Field(default_factory=list)
+    declarations: list[DeclarationView] = Field(default_factory=list)
     fouls: list[FoulView] = Field(default_factory=list)
     last_verdict: VerdictView | None = None
     deals: list[DealLine] = Field(default_factory=list)

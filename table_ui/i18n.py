@@ -30,6 +30,11 @@ CATALOGUE: dict[str, dict[str, Any]] = {
         "dealing": "раздача из шуза",
         "deal_why": "сдача {n}: {why}",
         "dealer_legend": "● сдаёт {name}",
+        "decl_bella": "бэла",
+        "decl_runs": {"3": "терц", "4": "пятьдесят"},
+        "decl_run_n": "{n} подряд",
+        "decl_points": "объявлено на {n}",
+        "decl_asking": "{name} ({n}) — от чего?",
         "deal_fouls": "нарушения в этой сдаче",
         # why a deal scored as it did (the score items' rule ids; "game:rule" before "rule")
         "score_reasons": {
@@ -176,6 +181,11 @@ CATALOGUE: dict[str, dict[str, Any]] = {
         "dealing": "dealing from the shoe",
         "deal_why": "deal {n}: {why}",
         "dealer_legend": "● {name} deals",
+        "decl_bella": "bella",
+        "decl_runs": {"3": "terz", "4": "fifty"},
+        "decl_run_n": "{n} in sequence",
+        "decl_points": "declared {n}",
+        "decl_asking": "{name} ({n}) — from what?",
         "deal_fouls": "illegal plays in this deal",
         "score_reasons": {
             "bayd": "байд — the declarer scored less: all its points go to the defender",

@@ -422,3 +422,16 @@ def test_rozaliev_redeal_passes_the_deal_and_the_first_word_to_the_other_player(
     assert g.dealer == 1 and g.first == 0
     shoe(g, SHOE20[:13])
     assert g.to_act() == 0
+
+
+def test_the_view_shows_declared_combinations_as_cards_for_the_display() -> None:
+    """The table view gives each declared combination typed, with its cards (the display words
+    and draws them: «Боря: терц В♠ Д♠ К♠»), not a string of raw codes."""
+    from engine.view import DeclarationView
+
+    g = Belot2(game_type="501")
+    deal(g, {1: "KS QS JS 7D 9D JD 7H 9H JH", 0: "QC JC TC 8D TD QD 8H TH QH"}, "KH",
+         ["1 bid play"])
+    g.apply(ev("1 declare KS QS JS"))
+    assert g.table_view().declarations == [
+        DeclarationView(seat=1, kind="combination", cards=["JS", "QS", "KS"])]  # low to high

@@ -44,7 +44,8 @@ def test_view_of_every_game_hides_the_hands(name: str) -> None:
         assert view.game == name and len(view.hand_sizes) in (0, g.num_seats)
         if g.expects_shoe or view.over:
             continue
-        shown = {view.trump_card, *(t.card for t in view.trick), *(t.covered_by for t in view.trick)}
+        shown = {view.trump_card, *(t.card for t in view.trick), *(t.covered_by for t in view.trick),
+                 *(c for d in view.declarations for c in d.cards)}  # declared: shown to all
         text = view.model_dump_json()
         # a hand's card may appear only where the table shows it (turned trump, the trick,
         # declarations and the Joker ace draw are public); never as a list of a seat's cards

@@ -174,6 +174,27 @@ def test_an_illegal_play_stays_up_for_its_trick_then_joins_the_deals_notes(make_
         page.close()
 
 
+def test_declarations_are_words_and_cards_not_codes(make_controller, browser):
+    """docs/rules.md §1: Боря (seat 1) declares a terz; the display names it with its cards in
+    the display's card style, never the raw codes «JS QS KS»."""
+    from _belot2_helpers import deal
+
+    from engine.belot2 import Belot2
+
+    g = Belot2(game_type="501")
+    deal(g, {1: "KS QS JS 7D 9D JD 7H 9H JH", 0: "QC JC TC 8D TD QD 8H TH QH"}, "KH",
+         ["1 bid play"])
+    ctl = make_controller("belot2", {"game_type": "501"}, ["Аня", "Боря"])
+    for event in [*g.raw_log, "1 declare KS QS JS"]:
+        ctl.submit(Admin(action="event", event=str(event)))
+    with LiveServer(ctl) as srv:
+        page = browser.new_page(bypass_csp=True, viewport={"width": 1920, "height": 1080})
+        page.goto(srv.url + "/")
+        wait_seq(page, ctl.seq)
+        assert page.locator("#declarations .decl").all_inner_texts() == ["Боря: терц В♠ Д♠ К♠"]
+        page.close()
+
+
 def test_display_four_seats_and_finished_partie(tmp_path, browser):
     c = Controller(GameLog(tmp_path / "joker.sqlite"))
     c.new_game("joker", {"minus_joker": True}, ["Анна", "Борис", "Вера", "Глеб"])

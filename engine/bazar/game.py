@@ -80,7 +80,7 @@ from engine.settings import Settings
 from engine.verdict import Verdict, legal_verdict
 
 if TYPE_CHECKING:
-    from engine.view import TrickCard
+    from engine.view import DeclarationView, TrickCard
 
 
 class BazarPhase(StrEnum):
@@ -856,6 +856,17 @@ class BazarBelot(Game):
             return ""
         extra = " Реконтра" if self.contra == 2 else " Контра" if self.contra else ""
         return f"{bid.pretty()}{extra} (seat {self.bidder})"
+
+    def view_declarations(self, d: dict[str, Any]) -> list[DeclarationView]:
+        from engine.view import DeclarationView
+
+        kinds = {"рамки7": "Рамки 7", "рамки8": "Рамки 8", "рамки": "Рамки"}
+        out = [DeclarationView(seat=c.seat, kind="construction", name=kinds.get(c.kind, c.kind),
+                               cards=[BY_INDEX[i].code for i in range(36) if c.mask >> i & 1],
+                               value=c.value) for c in self.constructions]
+        out += [DeclarationView(side=pair, kind="bella") for pair in (0, 1)
+                for _ in range(self.belas[pair])]
+        return out
 
     def view_trick(self, d: dict[str, Any]) -> list[TrickCard]:
         from engine.view import TrickCard

@@ -112,6 +112,18 @@
     return due.dealer === null || due.dealer === undefined ? what : `${fmt(T.deals, { name: seatName(st, due.dealer) })}: ${what}`;
   }
 
+  // A declaration in words, its cards in the display's card style («Аня: терц 8♥ 9♥ 10♥»).
+  function declText(st, v, d) {
+    const who = d.seat !== null && d.seat !== undefined ? seatName(st, d.seat)
+      : d.side !== null && d.side !== undefined ? sideNames(st, v)[d.side] || "" : "";
+    const cards = (d.cards || []).map((c) => Cards.label(c, ranks())).join(" ");
+    const what = d.kind === "bella" ? T.decl_bella
+      : d.kind === "points" ? fmt(T.decl_points, { n: d.value })
+      : d.kind === "asking" ? fmt(T.decl_asking, { name: d.name, n: d.value })
+      : [d.name || (d.kind === "combination" ? (T.decl_runs || {})[d.cards.length] || fmt(T.decl_run_n, { n: d.cards.length }) : ""), cards].filter(Boolean).join(" ");
+    return who ? `${who}: ${what}` : what;
+  }
+
   function renderTrump(st, v) {
     const el = $("trump");
     const t = v ? v.trump : null;
@@ -131,7 +143,7 @@
     $("contract").innerHTML = v && v.contract ? `<span class="lbl">${esc(T.contract)}:</span> ${esc(withNames(st, v.contract))}` : "";
     const decl = v ? v.declarations || [] : [];
     $("declarations").innerHTML = decl.length ? `<div class="lbl">${esc(T.declarations)}</div>` +
-      decl.slice(-4).map((d) => `<div class="decl">${esc(withNames(st, d))}</div>`).join("") : "";
+      decl.slice(-4).map((d) => `<div class="decl">${esc(declText(st, v, d))}</div>`).join("") : "";
   }
 
   // Why the last deal scored as it did («байд», «неправильный бой», «хишт» …), from its items.
