@@ -371,15 +371,21 @@ def cmd_admin_pin(args: argparse.Namespace) -> int:
 
 
 def _announce(what: str, where: str) -> None:
-    """Say what runs and where to look; make systemd's stop (SIGTERM) clean up as Ctrl-C does."""
+    """Say what runs and where to look."""
     print(f"cardtable: {what}", flush=True)
     if where:
         print(f"  {where}", flush=True)
     print("  stop with Ctrl-C (started again, it resumes the same game)", flush=True)
 
+
+def _stop_on_signals() -> None:
+    """Ctrl-C (SIGINT) and systemd's stop (SIGTERM) both stop the table cleanly, from the very
+    start: SIGINT even when the process was started with it ignored (a background job of a
+    script inherits that, and then nothing but kill -9 would stop the table)."""
     def terminate(_signum: int, _frame: Any) -> None:
         raise KeyboardInterrupt
 
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, terminate)
 
 
@@ -545,6 +551,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     from vision.video import VideoError
 
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    _stop_on_signals()
     quiet_repeats()  # an error that repeats (a flood's failed accepts) is said once, counted
     plug()
     try:

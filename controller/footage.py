@@ -175,9 +175,9 @@ def load_bundle(path: str | Path) -> Bundle:
     if meta.shoe_cards and meta.shoe_cards != dealt:
         first = next((i for i, (a, b) in enumerate(zip(meta.shoe_cards, dealt, strict=False))
                       if a != b), min(len(dealt), len(meta.shoe_cards)))
-        raise BundleError(f"{path / 'game.json'}: its shoe cards disagree with its own events "
-                          f"from card {first + 1} on ({len(meta.shoe_cards)} shoe cards, "
-                          f"{len(dealt)} dealt in the events)")
+        raise BundleError(f"{path / 'game.json'}: the recorded game cannot be replayed as it is: "
+                          f"its shoe cards disagree with its own events from card {first + 1} on "
+                          f"({len(meta.shoe_cards)} shoe cards, {len(dealt)} dealt in the events)")
     inputs = load_inputs(path / "inputs.jsonl")  # a bad line is named before any video is read
     times = _clip_times(path, "shoe")
     table_times: list[float] = []
