@@ -281,7 +281,8 @@ def test_admin_wrong_pin_then_confirms_a_doubtful_card(ctl, browser):
         phone.fill("#names input >> nth=0", "Зоя")
         phone.check("#opt-minus_joker")
         phone.click("#start")
-        phone.wait_for_function("document.getElementById('now').textContent.includes('Joker')",
+        joker = i18n.CATALOGUE["ru"]["games"]["joker"]  # the Russian page names it in Russian
+        phone.wait_for_function(f"document.getElementById('now').textContent.includes('{joker}')",
                                 timeout=WAIT)
         assert ctl.game.name == "joker" and ctl.names[0] == "Зоя"
         assert ctl.game.settings.minus_joker is True

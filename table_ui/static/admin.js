@@ -64,7 +64,7 @@
     const st = r.data, v = st.view;
     names = st.names || [];
     document.body.dataset.seq = String(st.seq);
-    $("now").textContent = v ? `${v.title} · ${T["status_" + st.status] || st.status}` : "—";
+    $("now").textContent = v ? `${(T.games || {})[v.game] || v.title} · ${T["status_" + st.status] || st.status}` : "—";
     $("dealer-card").hidden = !v;  // the printable deal order and buttons of the game
     if (v) $("dealer-card").href = `/dealer-card/${encodeURIComponent(v.game)}` + (lang ? `?lang=${encodeURIComponent(lang)}` : "");
     $("now-more").innerHTML = v ? esc(`seq ${st.seq} · ${v.phase}` + (v.to_act !== null ? ` · ${T.to_act}: ${(st.names || [])[v.to_act] || v.to_act}` : "")) : "";
@@ -129,19 +129,24 @@
   $("logout").onclick = async () => { await api("logout", {}); csrf = null; showLogin(); };
 
   function fillGames() {
-    $("game").innerHTML = games.map((g) => `<option value="${esc(g.name)}">${esc(g.title)}</option>`).join("");
+    $("game").innerHTML = games.map((g) => `<option value="${esc(g.name)}">${esc((T.games || {})[g.name] || g.title)}</option>`).join("");
     fillFields();
   }
   function fillFields() {
     const g = games.find((x) => x.name === $("game").value);
     if (!g) return;
+    // the organiser reads the catalogue's words; the engine's key, value and English description
+    // are the fallback (help: "game:key" where games differ, then "key")
+    const labels = T.settings || {}, helps = T.setting_help || {}, valueWords = T.setting_values || {};
     $("fields").innerHTML = g.fields.map((f) => {
       const id = "opt-" + f.name, dflt = f.default === null ? "" : String(f.default);
+      const label = labels[f.name] || f.name, help = helps[g.name + ":" + f.name] || helps[f.name] || f.help;
+      const words = valueWords[f.name] || {};
       let input;
-      if (f.kind === "choice") input = `<select id="${id}" data-opt="${esc(f.name)}" data-kind="choice">` + f.choices.map((c) => `<option${c === dflt ? " selected" : ""}>${esc(c)}</option>`).join("") + "</select>";
+      if (f.kind === "choice") input = `<select id="${id}" data-opt="${esc(f.name)}" data-kind="choice">` + f.choices.map((c) => `<option value="${esc(c)}"${c === dflt ? " selected" : ""}>${esc(words[c] || c)}</option>`).join("") + "</select>";
       else if (f.kind === "bool") input = `<input type="checkbox" id="${id}" data-opt="${esc(f.name)}" data-kind="bool"${f.default ? " checked" : ""}>`;
       else input = `<input id="${id}" data-opt="${esc(f.name)}" data-kind="${f.kind}" ${f.kind === "int" ? 'inputmode="numeric"' : ""} value="${esc(dflt)}" placeholder="${esc(T.default)}">`;
-      return `<label for="${id}">${esc(f.name)}</label>${input}<div class="help">${esc(f.help)}</div>`;
+      return `<label for="${id}">${esc(label)}</label>${input}<div class="help">${esc(help)}</div>`;
     }).join("");
     $("names").innerHTML = Array.from({ length: g.num_seats }, (_, i) => `<input class="pname" maxlength="40" placeholder="${esc(T.seat.replace("{n}", i + 1))}">`).join("");
   }

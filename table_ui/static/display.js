@@ -31,7 +31,8 @@
   }
   function settingText(k, v) {
     const name = (T.settings && T.settings[k]) || k;
-    const val = (T.values && T.values[String(v)]) || String(v);
+    // a choice's own words first (T.setting_values), then the shared ones (yes/no …)
+    const val = ((T.setting_values || {})[k] || {})[String(v)] || (T.values && T.values[String(v)]) || String(v);
     return name + ": " + val;
   }
 
