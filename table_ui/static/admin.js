@@ -67,7 +67,9 @@
     $("now").textContent = v ? `${(T.games || {})[v.game] || v.title} · ${T["status_" + st.status] || st.status}` : "—";
     $("dealer-card").hidden = !v;  // the printable deal order and buttons of the game
     if (v) $("dealer-card").href = `/dealer-card/${encodeURIComponent(v.game)}` + (lang ? `?lang=${encodeURIComponent(lang)}` : "");
-    $("now-more").innerHTML = v ? esc(`seq ${st.seq} · ${v.phase}` + (v.to_act !== null ? ` · ${T.to_act}: ${(st.names || [])[v.to_act] || v.to_act}` : "")) : "";
+    const phase = (T.phases || {})[v ? v.phase : ""] || "";
+    $("now-more").innerHTML = v ? esc([T.log_seq.replace("{n}", st.seq), phase].filter(Boolean).join(" · ") +
+      (v.to_act !== null ? ` · ${T.to_act}: ${(st.names || [])[v.to_act] || T.seat.replace("{n}", v.to_act + 1)}` : "")) : "";
     const p = st.pending;
     $("pending-box").dataset.pending = p ? "1" : "0";
     $("pending-reason").textContent = p ? `${p.source}${p.seat !== null ? " · " + (st.names[p.seat] || p.seat) : ""}: ${p.reason}` : T.pending_none;
@@ -78,10 +80,16 @@
     $("start").disabled = !!t.replaying;
     $("new-note").textContent = t.replaying ? T.demo_no_new_game : "";
     $("status").innerHTML = [[T.log, t.log_error ? "⚠ " + t.log_error : T.log_ok + " — " + t.log_path],
-      [T.clients, t.displays], [T.devices, JSON.stringify(t.devices || {})]]
+      [T.clients, t.displays], [T.devices_h, devicesText(t.devices || {})]]
       // a path may break after any "/" (never inside a word)
       .map(([k, x]) => `<div>${esc(k)}</div><div>${esc(x).replace(/\//g, "/<wbr>")}</div>`).join("");
     await refreshCheck();
+  }
+  // each device in words: «камера шуза: работает», «пульт panel-a: отключён»
+  function devicesText(devices) {
+    const lines = Object.entries(devices).map(([name, d]) =>
+      `${Cards.deviceWords(T, name)}${d.name ? " «" + d.name + "»" : ""}: ${(T.device_states || {})[d.state] || d.state || ""}`);
+    return lines.length ? lines.join("; ") : T.no_devices;
   }
   // the table check: its state comes with every refresh while the panel is open
   const fill = (s, kv) => s.replace(/\{(\w+)\}/g, (_, k) => (k in kv ? kv[k] : ""));

@@ -59,5 +59,5 @@ const Cards = (() => {
     return fill(words, { who: who || "", card: cardWords(p.card, ranks), button: p.button || "",
       flag: fill((T.flags || {})[p.flag] || p.flag || "", p), device: deviceWords(T, p.device) });
   }
-  return { SUITS, RED, svg, back, label, esc, alertText };
+  return { SUITS, RED, svg, back, label, esc, alertText, deviceWords };
 })();
