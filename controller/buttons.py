@@ -14,7 +14,7 @@ and the tables in ``docs/buttons.md`` and ``docs/panel-protocol.md`` equal to it
 
 from __future__ import annotations
 
-from engine.cards import card
+from engine.cards import Card, card
 from engine.events import Event
 from engine.game import Game
 
@@ -74,6 +74,15 @@ def plays_of(game: Game, seat: int, code: str, covers: str | None = None) -> lis
                 continue
             out.append(a)
     return out
+
+
+def illegal_cards(game: Game, seat: int, legal: list[Event]) -> list[Card]:
+    """The cards of ``seat``'s hand it may not play now, given the ``legal`` actions (a
+    player's possible mistakes); none while no card may be played at all."""
+    allowed = {a.cards[0] for a in legal if a.kind in PLAY_KINDS and a.cards}
+    if not allowed:
+        return []
+    return [c for c in game.hand(seat) if c not in allowed]
 
 
 def illegal_play(game: Game, seat: int, code: str, covers: str | None) -> Event:

@@ -33,7 +33,7 @@ from engine.errors import EngineError
 from engine.registry import game_class
 from vision.video import ClipWriter, VideoError, frames
 
-CAMERA_INPUTS = {"shoe": ("shoe",), "table": ("placed", "removed", "camera")}
+CAMERA_INPUTS = {"shoe": ("shoe",), "table": ("placed", "removed")}
 MIN_STEP = 1e-3  # s: frame times joined across segments never go backwards (a clock set back)
 
 

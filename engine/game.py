@@ -359,6 +359,12 @@ class Game(ABC):
         """The cards on the table now, by seat; ``d`` is :meth:`describe`'s answer."""
         return []
 
+    def view_trump(self, d: dict[str, Any]) -> str | None:
+        """The trump as every display reads it: a suit letter, "none" (no trump), "all" (every
+        suit is trump) or None (not known yet)."""
+        t = d.get("trump")
+        return t if isinstance(t, str) or t is None else str(t)
+
     def view_deal(self, d: dict[str, Any]) -> int | None:
         """The number the display shows as the deal (Durak: the game's number)."""
         deal = d.get("deal")

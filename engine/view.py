@@ -160,22 +160,6 @@ def outcome(game: Game) -> Outcome:
     return game.outcome
 
 
-_SYMBOLS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
-_NO_SUIT_GAMES = {"БК": "none", "ВК": "all"}  # Bazar-Belot's no-trump and all-trump contracts
-
-
-def _trump(d: dict[str, Any]) -> str | None:
-    """The trump as every display reads it: a suit letter, "none" (no trump), "all" (every suit
-    is trump) or None (not known yet); a game that names its trump by symbol or its contract's
-    game (Bazar-Belot: «♦», «БК», «ВК») is read the same way."""
-    t = d.get("trump")
-    if isinstance(t, str) and t in _SYMBOLS:
-        return _SYMBOLS[t]
-    if t is None and d.get("game_type") in _NO_SUIT_GAMES:
-        return _NO_SUIT_GAMES[d["game_type"]]
-    return t if isinstance(t, str) or t is None else str(t)
-
-
 def table_view(game: Game) -> TableView:
     """The public view of ``game`` now."""
     d = game.describe()
@@ -195,7 +179,7 @@ def table_view(game: Game) -> TableView:
         expects_shoe=bool(game.expects_shoe),
         shoe_due=game.shoe_due(),
         over=bool(game.is_over),
-        trump=_trump(d),
+        trump=game.view_trump(d),
         trump_card=d.get("trump_card") or d.get("turned"),
         contract=d.get("contract"),
         trick=game.view_trick(d),

@@ -58,13 +58,8 @@ def _button_presses(game: Game, event: Event) -> list[dict[str, Any]]:
 
 def _illegal_card(game: Game, seat: int, legal: list[Event], rng: random.Random) -> Event | None:
     """A card of the hand that may not be played now (a player's mistake), if any."""
-    legal_cards = {a.cards[0] for a in legal if a.kind in vocabulary.PLAY_KINDS}
-    if not legal_cards:
-        return None
-    wrong = [c for c in game.hand(seat) if c not in legal_cards]
-    if not wrong:
-        return None
-    return vocabulary.illegal_play(game, seat, rng.choice(wrong).code, None)
+    wrong = vocabulary.illegal_cards(game, seat, legal)
+    return vocabulary.illegal_play(game, seat, rng.choice(wrong).code, None) if wrong else None
 
 
 def teach_profile(deck_art: str, composition: str = "36", seed: int = 0) -> DeckProfile:

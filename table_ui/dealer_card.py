@@ -17,7 +17,14 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from controller.buttons import LABELS, MEANINGS, PLAY_KINDS, button_action, illegal_play
+from controller.buttons import (
+    LABELS,
+    MEANINGS,
+    PLAY_KINDS,
+    button_action,
+    illegal_cards,
+    illegal_play,
+)
 from engine.events import Event
 from engine.game import Game
 from engine.registry import game_class
@@ -97,7 +104,7 @@ def buttons(name: str) -> tuple[str, ...]:
                 used.update(b for b in MEANINGS if b not in used
                             and button_action(game, seat, b) is not None)
             actions = game.legal_actions()
-            if rng.random() < 0.1 and (wrong := _wrong_card(game, actions)) is not None:
+            if rng.random() < 0.1 and (wrong := wrong_card(game, actions)) is not None:
                 game.record(wrong)  # a player's mistake: what the claim buttons are for
             else:
                 game.apply(actions[rng.randrange(len(actions))])
@@ -106,14 +113,11 @@ def buttons(name: str) -> tuple[str, ...]:
     return tuple(b for b in LABELS if b in used)
 
 
-def _wrong_card(game: Game, legal: list[Event]) -> Event | None:
+def wrong_card(game: Game, legal: list[Event]) -> Event | None:
     """A card the seat to act holds but may not play now, as the table would record it."""
     seat = game.to_act()
-    allowed = {a.cards[0] for a in legal if a.kind in PLAY_KINDS and a.cards}
-    if seat is None or not allowed:
-        return None
-    wrong = [c for c in game.hand(seat) if c not in allowed]
-    return illegal_play(game, seat, wrong[0].code, None) if wrong else None
+    wrong = [] if seat is None else illegal_cards(game, seat, legal)
+    return illegal_play(game, seat, wrong[0].code, None) if seat is not None and wrong else None
 
 
 TEXT: dict[str, dict[str, Any]] = {

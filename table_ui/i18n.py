@@ -36,23 +36,6 @@ CATALOGUE: dict[str, dict[str, Any]] = {
         "decl_points": "объявлено на {n}",
         "decl_asking": "{name} ({n}) — от чего?",
         "deal_fouls": "нарушения в этой сдаче",
-        # why a deal scored as it did (the score items' rule ids; "game:rule" before "rule")
-        "score_reasons": {
-            "bayd": "байд — у разыгрывающего меньше, все его очки у защиты",
-            "hanging-bayd": "висячий байд — поровну, очки разыгрывающего висят",
-            "hanging-bayd-won": "висячие очки забрал набравший больше",
-            "wrong-play": "неправильный бой — все очки сдачи сопернику",
-            "contract-made": "контракт сыгран",
-            "contract-failed": "контракт не сыгран — очки у защиты",
-            "failed-capot-bonus": "защита взяла все взятки",
-            "bazar:foul": "нарушение — пара нарушителя проиграла сдачу",
-            "terz:foul": "нарушение — все очки сдачи сопернику",
-            "joker:foul": "нарушение — −200 нарушителю",
-            "hisht": "хишт — заказал и не взял ни одной: −200",
-            "all-tricks": "взяты все взятки",
-            "premium": "премия за пульку",
-            "premium-loss": "списано за чужую премию",
-        },
         "deals": "сдаёт {name}",
         "deal_to": "{cards} → {name}",
         "deal_self": "{cards} себе",
@@ -124,18 +107,8 @@ CATALOGUE: dict[str, dict[str, Any]] = {
         "end_game_sure": "Закончить текущую игру?",
         "status": "Состояние стола",
         "devices_h": "Устройства",
-        "device_states": {"connected": "работает", "back": "снова работает", "idle": "ждёт",
-                          "stalled": "нет кадров", "lost": "потеряна связь",
-                          "disconnected": "отключён", "error": "ошибка", "warning": "внимание",
-                          "verified": "проверена", "unverified": "не проверена",
-                          "running": "работает", "passed": "проверено", "ended": "закончил"},
         "no_devices": "нет сведений",
         "log_seq": "запись {n}",
-        "phases": {"lot": "жребий", "deal": "сдача", "dealing": "сдача",
-                   "dealing the second batch": "сдача, вторая часть", "bidding": "торговля",
-                   "bid": "заказы", "auction": "торговля", "contra": "контра", "play": "розыгрыш",
-                   "draw": "добор", "scoring": "подсчёт", "over": "конец", "ace_draw": "тузование",
-                   "confirm": "подтверждение счёта"},
         "log": "Журнал",
         "log_ok": "пишется",
         "clients": "табло подключено",
@@ -194,22 +167,6 @@ CATALOGUE: dict[str, dict[str, Any]] = {
         "decl_points": "declared {n}",
         "decl_asking": "{name} ({n}) — from what?",
         "deal_fouls": "illegal plays in this deal",
-        "score_reasons": {
-            "bayd": "байд — the declarer scored less: all its points go to the defender",
-            "hanging-bayd": "висячий байд — a tie: the declarer's points hang",
-            "hanging-bayd-won": "the hanging points went to the higher scorer",
-            "wrong-play": "неправильный бой — every point of the deal to the opponent",
-            "contract-made": "contract made",
-            "contract-failed": "contract failed — the points go to the defenders",
-            "failed-capot-bonus": "the defenders took every trick",
-            "bazar:foul": "illegal play — the offenders' pair loses the deal",
-            "terz:foul": "illegal play — every point of the deal to the opponent",
-            "joker:foul": "illegal play — −200 to the offender",
-            "hisht": "хишт — bid and took none: −200",
-            "all-tricks": "took every trick",
-            "premium": "pulka premium",
-            "premium-loss": "lost to another player's premium",
-        },
         "deals": "{name} deals",
         "deal_to": "{cards} → {name}",
         "deal_self": "{cards} to the dealer",
@@ -278,18 +235,8 @@ CATALOGUE: dict[str, dict[str, Any]] = {
         "end_game_sure": "End the current game?",
         "status": "Table status",
         "devices_h": "Devices",
-        "device_states": {"connected": "working", "back": "working again", "idle": "waiting",
-                          "stalled": "no frames", "lost": "lost", "disconnected": "disconnected",
-                          "error": "error", "warning": "warning", "verified": "verified",
-                          "unverified": "not verified", "running": "working", "passed": "passed",
-                          "ended": "ended"},
         "no_devices": "nothing reported",
         "log_seq": "entry {n}",
-        "phases": {"lot": "lot", "deal": "deal", "dealing": "dealing",
-                   "dealing the second batch": "dealing the second batch", "bidding": "bidding",
-                   "bid": "bids", "auction": "auction", "contra": "contra", "play": "play",
-                   "draw": "drawing", "scoring": "scoring", "over": "over", "ace_draw": "ace draw",
-                   "confirm": "confirming the score"},
         "log": "Log",
         "log_ok": "writable",
         "clients": "displays connected",
@@ -653,13 +600,83 @@ SETTING_VALUES: dict[str, dict[str, tuple[str, str]]] = {
 }
 
 
-def setting_texts(lang: str) -> dict[str, dict[str, Any]]:
-    """The ``settings``, ``setting_help`` and ``setting_values`` sections of a page catalogue."""
+# why a deal scored as it did, by the score items' rule id ("game:rule" before "rule", for
+# the rules whose words differ between games): the TV's line under the score
+SCORE_REASONS: dict[str, tuple[str, str]] = {
+    "bayd": ("байд — у разыгрывающего меньше, все его очки у защиты",
+             "байд — the declarer scored less: all its points go to the defender"),
+    "hanging-bayd": ("висячий байд — поровну, очки разыгрывающего висят",
+                     "висячий байд — a tie: the declarer's points hang"),
+    "hanging-bayd-won": ("висячие очки забрал набравший больше",
+                         "the hanging points went to the higher scorer"),
+    "wrong-play": ("неправильный бой — все очки сдачи сопернику",
+                   "неправильный бой — every point of the deal to the opponent"),
+    "contract-made": ("контракт сыгран", "contract made"),
+    "contract-failed": ("контракт не сыгран — очки у защиты",
+                        "contract failed — the points go to the defenders"),
+    "failed-capot-bonus": ("защита взяла все взятки", "the defenders took every trick"),
+    "bazar:foul": ("нарушение — пара нарушителя проиграла сдачу",
+                   "illegal play — the offenders' pair loses the deal"),
+    "terz:foul": ("нарушение — все очки сдачи сопернику",
+                  "illegal play — every point of the deal to the opponent"),
+    "joker:foul": ("нарушение — −200 нарушителю", "illegal play — −200 to the offender"),
+    "hisht": ("хишт — заказал и не взял ни одной: −200", "хишт — bid and took none: −200"),
+    "all-tricks": ("взяты все взятки", "took every trick"),
+    "premium": ("премия за пульку", "pulka premium"),
+    "premium-loss": ("списано за чужую премию", "lost to another player's premium"),
+}
+
+# a device's state on the admin page
+DEVICE_STATES: dict[str, tuple[str, str]] = {
+    "connected": ("работает", "working"),
+    "back": ("снова работает", "working again"),
+    "idle": ("ждёт", "waiting"),
+    "stalled": ("нет кадров", "no frames"),
+    "lost": ("потеряна связь", "lost"),
+    "disconnected": ("отключён", "disconnected"),
+    "error": ("ошибка", "error"),
+    "warning": ("внимание", "warning"),
+    "verified": ("проверена", "verified"),
+    "unverified": ("не проверена", "not verified"),
+    "running": ("работает", "working"),
+    "passed": ("проверено", "passed"),
+    "ended": ("закончил", "ended"),
+}
+
+# a game's phase (the view's ``phase``) on the admin page
+PHASES: dict[str, tuple[str, str]] = {
+    "lot": ("жребий", "lot"),
+    "deal": ("сдача", "deal"),
+    "dealing": ("сдача", "dealing"),
+    "dealing the second batch": ("сдача, вторая часть", "dealing the second batch"),
+    "bidding": ("торговля", "bidding"),
+    "bid": ("заказы", "bids"),
+    "auction": ("торговля", "auction"),
+    "contra": ("контра", "contra"),
+    "play": ("розыгрыш", "play"),
+    "draw": ("добор", "drawing"),
+    "scoring": ("подсчёт", "scoring"),
+    "over": ("конец", "over"),
+    "ace_draw": ("тузование", "ace draw"),
+    "confirm": ("подтверждение счёта", "confirming the score"),
+}
+
+
+def _words(table: dict[str, tuple[str, str]], lang: str) -> dict[str, str]:
+    """One language's side of a (Russian, English) table."""
     k = 1 if lang == "en" else 0
-    return {"settings": {key: t[k] for key, t in SETTING_LABELS.items()},
-            "setting_help": {key: t[k] for key, t in SETTING_HELP.items()},
-            "setting_values": {key: {v: t[k] for v, t in words.items()}
-                               for key, words in SETTING_VALUES.items()}}
+    return {key: t[k] for key, t in table.items()}
+
+
+def setting_texts(lang: str) -> dict[str, dict[str, Any]]:
+    """The catalogue's sections kept as (Russian, English) tables: the settings' labels, help and
+    choice words, the deals' reasons, the devices' states and the games' phases."""
+    return {"settings": _words(SETTING_LABELS, lang),
+            "setting_help": _words(SETTING_HELP, lang),
+            "setting_values": {key: _words(words, lang) for key, words in SETTING_VALUES.items()},
+            "score_reasons": _words(SCORE_REASONS, lang),
+            "device_states": _words(DEVICE_STATES, lang),
+            "phases": _words(PHASES, lang)}
 
 
 # what alerts say, by rule id and camera note (table_ui/rule_texts.py)

@@ -145,18 +145,18 @@ def test_an_illegal_play_stays_up_for_its_trick_then_joins_the_deals_notes(make_
     """Policy penalize (docs/rules.md, common conventions): the illegal card stands; its alert is
     up while the trick lies on the table and, once the trick is taken, is listed under the score
     among the deal's illegal plays."""
-    from table_ui.dealer_card import _wrong_card
+    from table_ui.dealer_card import wrong_card
 
     ctl = make_controller("belot2", {"policy": "penalize"}, ["Аня", "Боря"])
     rng = random.Random(3)
     g = ctl.game
     while True:  # legal moves until the second card of a trick can be a wrong one
         actions = g.legal_actions()
-        if not g.expects_shoe and g.table_view().trick and _wrong_card(g, actions) is not None:
+        if not g.expects_shoe and g.table_view().trick and wrong_card(g, actions) is not None:
             break
         event = actions[rng.randrange(len(actions))]
         ctl.submit(Admin(action="event", event=str(event)))
-    wrong = _wrong_card(g, g.legal_actions())
+    wrong = wrong_card(g, g.legal_actions())
     with LiveServer(ctl) as srv:
         page = browser.new_page(bypass_csp=True, viewport={"width": 1920, "height": 1080})
         page.goto(srv.url + "/")

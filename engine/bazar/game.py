@@ -857,6 +857,13 @@ class BazarBelot(Game):
         extra = " Реконтра" if self.contra == 2 else " Контра" if self.contra else ""
         return f"{bid.pretty()}{extra} (seat {self.bidder})"
 
+    def view_trump(self, d: dict[str, Any]) -> str | None:
+        # describe() names the contract's game «♦», «БК», «ВК»; displays read a suit letter,
+        # "none" for no trump (БК), "all" for every suit trump (ВК)
+        if self.game < 0:
+            return None
+        return "CDHS"[self.game] if self.game < BK else "none" if self.game == BK else "all"
+
     def view_declarations(self, d: dict[str, Any]) -> list[DeclarationView]:
         from engine.view import DeclarationView
 
