@@ -50,6 +50,7 @@ from engine.scoresheet import (
     PENALISED,
     DealScore,
     IllegalPlay,
+    Line,
     ScoreItem,
     ScoreSheet,
 )
@@ -144,6 +145,10 @@ def _low_index(mask: int) -> int:
 
 def _pretty(i: int) -> str:
     return CARDS[i].pretty()
+
+
+def _code(i: int) -> str:
+    return CARDS[i].code
 
 
 RANK_WORDS = ("six", "seven", "eight", "nine", "ten", "jack", "queen", "king", "ace")
@@ -771,37 +776,49 @@ class Durak2(Game):
         sheet = ScoreSheet(game=self.name, sides=["seat 0", "seat 1"], options=self.settings.as_dict())
         for number, dealer, first, first_trump, trump_card, redeals, winner, fouls, gained in self.games:
             items: list[ScoreItem] = []
-            notes = [f"dealer seat {dealer}; trump {_pretty(trump_card)}"]
+            notes: list[str] = [Line(f"dealer seat {dealer}; trump {_pretty(trump_card)}", "durak-dealer",
+                          seat=dealer, card=_code(trump_card))]
             if redeals:
-                notes.append(f"redealt {redeals}× : neither player held a trump")
+                notes.append(Line(f"redealt {redeals}× : neither player held a trump",
+                                  "durak-redealt", times=redeals))
             if first_trump >= 0:
-                notes.append(f"first attack: seat {first}, lowest trump {_pretty(first_trump)}")
+                notes.append(Line(f"first attack: seat {first}, lowest trump "
+                                  f"{_pretty(first_trump)}", "durak-first-lowest-trump",
+                                  seat=first, card=_code(first_trump)))
             else:
-                notes.append(f"first attack: seat {first}, winner of the previous game")
+                notes.append(Line(f"first attack: seat {first}, winner of the previous game",
+                                  "durak-first-winner", seat=first))
             if winner >= 0:
-                items.append(ScoreItem(winner, "out of cards first: wins the game", 1,
-                                       "durak-win"))
-                notes.append(f"seat {1 - winner} is the durak")
+                items.append(ScoreItem(winner, Line("out of cards first: wins the game",
+                                                    "durak-win"), 1, "durak-win"))
+                notes.append(Line(f"seat {1 - winner} is the durak", "durak-loser",
+                                  seat=1 - winner))
             else:
-                notes.append("both players out of cards: a draw, no point [durak-draw]")
+                notes.append(Line("both players out of cards: a draw, no point [durak-draw]",
+                                  "durak-draw"))
             illegal = [IllegalPlay(*f) for f in fouls]
             for f in illegal:
                 if f.outcome != LET_GO:
-                    notes.append(f"bout {f.trick}: seat {f.seat}'s illegal defence ({f.outcome}): "
-                                 f"seat {f.seat} took the table instead of «бито» [illegal-defence]")
+                    notes.append(Line(f"bout {f.trick}: seat {f.seat}'s illegal defence "
+                                      f"({f.outcome}): seat {f.seat} took the table instead of "
+                                      "«бито» [illegal-defence]", "durak-illegal-defence",
+                                      seat=f.seat, bout=f.trick, outcome=f.outcome))
             sheet.deals.append(DealScore(number, list(gained), items, notes, illegal))
         sheet.totals = list(self.points)
         sheet.finished = self.phase == OVER
         p0, p1 = self.points
         if sheet.finished:
             if p0 == p1:
-                sheet.result = f"draw {p0}–{p1}"
+                sheet.result = Line(f"draw {p0}–{p1}", "match-draw", points=p0)
             else:
                 sheet.winner = 0 if p0 > p1 else 1
-                sheet.result = (f"seat {sheet.winner} wins {max(p0, p1)}–{min(p0, p1)}; "
-                                f"seat {1 - sheet.winner} is the durak")
+                sheet.result = Line(f"seat {sheet.winner} wins {max(p0, p1)}–{min(p0, p1)}; "
+                                    f"seat {1 - sheet.winner} is the durak", "durak-match-won",
+                                    seat=sheet.winner, won=max(p0, p1), lost=min(p0, p1),
+                                    loser_seat=1 - sheet.winner)
         else:
-            sheet.result = f"game {self.game_no} in progress, {p0}–{p1}"
+            sheet.result = Line(f"game {self.game_no} in progress, {p0}–{p1}",
+                                "durak-in-progress", game=self.game_no, score=f"{p0}–{p1}")
         return sheet
 
     def view_trick(self, d: dict[str, Any]) -> list[TrickCard]:

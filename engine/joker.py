@@ -52,6 +52,7 @@ from engine.scoresheet import (
     PENALISED,
     DealScore,
     IllegalPlay,
+    Line,
     ScoreItem,
     ScoreSheet,
 )
@@ -175,6 +176,11 @@ def suit_name(s: int) -> str:
     return SUIT_SYMBOLS[SUITS[s]] if s >= 0 else ("no trump" if s == NO_TRUMP else "?")
 
 
+def _trump_param(s: int) -> str:
+    """A sheet line's ``trump``: the suit letter, "none" (no trump) or "?" (not chosen)."""
+    return SUITS[s] if s >= 0 else ("none" if s == NO_TRUMP else "?")
+
+
 class JokerModeError(ActionNotAllowedError):
     """A joker mode that does not fit (e.g. «хочу» when not on lead): the panel refuses it."""
 
@@ -204,23 +210,31 @@ class JokerSettings(Settings):
 
 def deal_points(bid: int, took: int, n: int, minus: bool) -> tuple[int, str, str]:
     """Points, rule id and an explanation a person can check (docs/rules.md §3 deal score)."""
+    def line(text: str, key: str) -> Line:
+        return Line(text, key, bid=bid, took=took, each=n)
+
     if bid == 0:
         if took == 0:
-            return 50, "pass-made", "bid 0 («пас»), took 0: 50"
-        return 10 * took, "tricks", f"bid 0, took {took}: 10 × {took}"
+            return 50, "pass-made", line("bid 0 («пас»), took 0: 50", "joker-pass-made")
+        return 10 * took, "tricks", line(f"bid 0, took {took}: 10 × {took}", "joker-tricks")
     if minus:
         if took == bid:
-            return 100 * bid, "minus-made", f"bid {bid}, took {bid}: 100 × {bid}"
+            return 100 * bid, "minus-made", line(f"bid {bid}, took {bid}: 100 × {bid}",
+                                                 "joker-minus-made")
         if took < bid:
-            return -100 * (bid - took), "minus-short", f"bid {bid}, took {took}: −100 × {bid - took}"
-        return 10 * took, "tricks", f"bid {bid}, took {took}: 10 × {took}"
+            return -100 * (bid - took), "minus-short", Line(
+                f"bid {bid}, took {took}: −100 × {bid - took}", "joker-minus-short", bid=bid,
+                took=took, short=bid - took)
+        return 10 * took, "tricks", line(f"bid {bid}, took {took}: 10 × {took}", "joker-tricks")
     if took == bid:
         if bid == n:
-            return 100 * bid, "all-tricks", f"bid all {n}, took all: 100 × {n}"
-        return 50 * (bid + 1), "bid-made", f"bid {bid}, took {bid}: 50 × ({bid} + 1)"
+            return 100 * bid, "all-tricks", line(f"bid all {n}, took all: 100 × {n}",
+                                                 "joker-all-tricks")
+        return 50 * (bid + 1), "bid-made", line(f"bid {bid}, took {bid}: 50 × ({bid} + 1)",
+                                                "joker-bid-made")
     if took == 0:
-        return -200, "hisht", f"bid {bid}, took none: хишт"
-    return 10 * took, "tricks", f"bid {bid}, took {took}: 10 × {took}"
+        return -200, "hisht", line(f"bid {bid}, took none: хишт", "joker-hisht")
+    return 10 * took, "tricks", line(f"bid {bid}, took {took}: 10 × {took}", "joker-tricks")
 
 
 def deal_scores(results: list[DealResult], settings: JokerSettings) -> list[list[int]]:
@@ -246,8 +260,9 @@ def premiums(results: list[DealResult], scores: list[list[int]],
         items = []
         for s in made:
             points[s] += best[s]
-            items.append(ScoreItem(s, f"premium of pulka {p + 1}: made every bid, + own "
-                                      f"highest deal score {best[s]}", best[s], "premium"))
+            items.append(ScoreItem(s, Line(f"premium of pulka {p + 1}: made every bid, + own "
+                                           f"highest deal score {best[s]}", "joker-premium",
+                                           pulka=p + 1, best=best[s]), best[s], "premium"))
         if len(made) == 1:
             for s in range(SEATS):
                 if s != made[0]:
@@ -255,8 +270,10 @@ def premiums(results: list[DealResult], scores: list[list[int]],
                     points[s] -= lost
                     what = (f"− own highest deal score {best[s]}" if lost else
                             f"own highest deal score {best[s]} is negative: nothing lost")
-                    items.append(ScoreItem(s, f"seat {made[0]}'s premium of pulka {p + 1}: {what}",
-                                           -lost, "premium-loss"))
+                    items.append(ScoreItem(s, Line(
+                        f"seat {made[0]}'s premium of pulka {p + 1}: {what}",
+                        "joker-premium-loss" if lost else "joker-premium-loss-none",
+                        seat=made[0], pulka=p + 1, best=best[s]), -lost, "premium-loss"))
         out.append((p + 1, points, items))
     return out
 
@@ -851,19 +868,25 @@ class Joker(Game):
             for s in range(SEATS):
                 pts, rule, what = deal_points(bids[s], taken[s], n, minus)
                 if pen[s]:
-                    what += f"; illegal play penalised: −{penalty} instead of {pts}"
+                    what = Line(f"{what}; illegal play penalised: −{penalty} instead of {pts}",
+                                "joker-foul", bid=bids[s], took=taken[s], penalty=penalty,
+                                points=pts)
                     pts, rule = -penalty, "foul"
                 items.append(ScoreItem(s, what, pts, rule))
                 points.append(pts)
-            notes = [f"pulka {PULKA_OF[d] + 1}, {n} card{'s' if n > 1 else ''} each, dealer seat "
-                     f"{dealer}, trump {suit_name(trump)}"]
-            notes += [f"seat {s}: {fouls[s]} illegal play(s) not penalised"
+            notes: list[str] = [Line(f"pulka {PULKA_OF[d] + 1}, {n} card{'s' if n > 1 else ''} each, dealer "
+                          f"seat {dealer}, trump {suit_name(trump)}", "joker-deal",
+                          pulka=PULKA_OF[d] + 1, each=n, seat=dealer,
+                          trump=_trump_param(trump))]
+            notes += [Line(f"seat {s}: {fouls[s]} illegal play(s) not penalised",
+                           "joker-fouls-let-go", seat=s, count=fouls[s])
                       for s in range(SEATS) if fouls[s] and not pen[s]]
             if d in by_deal:
                 bonus, pitems = by_deal[d]
                 items += pitems
                 points = [a + b for a, b in zip(points, bonus, strict=True)]
-                notes.append(f"end of pulka {PULKA_OF[d] + 1}: premiums included")
+                notes.append(Line(f"end of pulka {PULKA_OF[d] + 1}: premiums included",
+                                  "joker-pulka-end", pulka=PULKA_OF[d] + 1))
             deals.append(DealScore(d + 1, points, items, notes,
                                    illegal_plays(fouls_of.get(d, ()), pen, self.policy)))
         totals = self.totals()
@@ -875,9 +898,11 @@ class Joker(Game):
             leaders = [s for s in range(SEATS) if totals[s] == top]
             if len(leaders) == 1:
                 winner = leaders[0]
-                result = f"seat {winner} wins with {top}"
+                result = Line(f"seat {winner} wins with {top}", "joker-won", seat=winner,
+                              points=top)
             else:
-                result = "tie at " + str(top) + " between seats " + ", ".join(map(str, leaders))
+                result = Line("tie at " + str(top) + " between seats " + ", ".join(map(str, leaders)),
+                              "joker-tie", seats=leaders, points=top)
         return ScoreSheet(self.name, [f"seat {s}" for s in range(SEATS)], self.settings.as_dict(),
                           deals, totals, finished, winner, result)
 

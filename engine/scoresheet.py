@@ -1,9 +1,51 @@
-"""Score sheets a person can check by hand: every number with the rule that produced it."""
+"""Score sheets a person can check by hand: every number with the rule that produced it.
+
+Every sentence on a sheet (an item's ``what``, a note, the result) is a :class:`Line`: the
+English sentence the command line prints, carrying a stable ``key`` and the ``params`` it was
+made from (seats, sides, card codes, numbers), so a display words it in its own language
+(``table_ui/i18n.py`` ``SHEET_LINES``) instead of translating English. ``to_dict`` puts each
+line's key and params beside its text: ``line`` in an item, ``note_lines`` beside ``notes``,
+``result_line`` beside ``result``.
+"""
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 from typing import Any
+
+
+class Line(str):
+    """A sheet's sentence (the English text is the string itself) with its key and params.
+
+    Params name seats ``seat``/``…_seat``, sides ``side``/``…_side``, card codes ``card`` or
+    ``cards``; everything else is a number or a word the wording shows as it is.
+    """
+
+    key: str
+    params: dict[str, Any]
+
+    def __new__(cls, text: str, key: str = "", **params: Any) -> Line:
+        line = super().__new__(cls, text)
+        line.key = key
+        line.params = params
+        return line
+
+    def __reduce__(self) -> tuple[Any, ...]:  # copies and pickles keep the key and params
+        return (_line, (str(self), self.key, self.params))
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"key": self.key, "params": dict(self.params), "text": str(self)}
+
+
+def _line(text: str, key: str, params: dict[str, Any]) -> Line:
+    return Line(text, key, **params)
+
+
+def line_of(text: str) -> dict[str, Any]:
+    """The key and params of a sheet sentence (a plain string has neither)."""
+    if isinstance(text, Line):
+        return text.as_dict()
+    return {"key": "", "params": {}, "text": str(text)}
 
 
 @dataclass(slots=True)
@@ -62,7 +104,16 @@ class ScoreSheet:
     result: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        out = asdict(self)
+        out["result"] = str(self.result)
+        out["result_line"] = line_of(self.result)
+        for deal, d in zip(self.deals, out["deals"], strict=True):
+            d["notes"] = [str(n) for n in deal.notes]
+            d["note_lines"] = [line_of(n) for n in deal.notes]
+            for item, i in zip(deal.items, d["items"], strict=True):
+                i["what"] = str(item.what)
+                i["line"] = line_of(item.what)
+        return out
 
     def render(self) -> str:
         """Plain-text sheet (the CLI renders it with rich when there is a terminal)."""

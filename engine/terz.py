@@ -63,8 +63,10 @@ from engine.scoresheet import (
     PENALISED,
     DealScore,
     IllegalPlay,
+    Line,
     ScoreItem,
     ScoreSheet,
+    line_of,
 )
 from engine.settings import Settings
 from engine.verdict import Verdict, legal_verdict, share_legal_verdict
@@ -219,10 +221,11 @@ def is_group(mask: int) -> bool:
     return run & (run + 1) == 0
 
 
-def group_name(mask: int) -> str:
+def group_name(mask: int) -> Line:
     n = mask.bit_count()
     top = BY_INDEX[mask.bit_length() - 1]
-    return f"{GROUP_NAMES.get(n, f'{n} in sequence')} от {top.pretty(russian=True)}"
+    name = GROUP_NAMES.get(n, f"{n} in sequence")
+    return Line(f"{name} от {top.pretty(russian=True)}", "terz-group", name=name, card=top.code)
 
 
 # stages of a lead
@@ -308,12 +311,15 @@ def score_deal(d: PlayedDeal, foul_penalty: str) -> TerzDeal:
     cp = [card_points(d.taken[0], t), card_points(d.taken[1], t)]
     lw = d.last_winner
     items: list[tuple[int, str, int, str]] = [
-        (0, f"card points ({d.tricks[0]} tricks)", cp[0], "card-points"),
-        (1, f"card points ({d.tricks[1]} tricks)", cp[1], "card-points"),
-        (lw, "last trick", LAST_TRICK, "last-trick"),
+        (0, Line(f"card points ({d.tricks[0]} tricks)", "card-points", tricks=d.tricks[0]), cp[0],
+         "card-points"),
+        (1, Line(f"card points ({d.tricks[1]} tricks)", "card-points", tricks=d.tricks[1]), cp[1],
+         "card-points"),
+        (lw, Line("last trick", "last-trick"), LAST_TRICK, "last-trick"),
     ]
     items += [(it.side, it.what, it.points, it.rule) for it in d.declared]
-    notes = [f"dealer seat {d.dealer}, trump {SUIT_SYMBOLS[SUITS[t]]}"]
+    notes = [Line(f"dealer seat {d.dealer}, trump {SUIT_SYMBOLS[SUITS[t]]}", "terz-deal",
+                  seat=d.dealer, trump=SUITS[t])]
     offenders = [f.seat for f in d.fouls if f.kind == "play" and f.counted]
     if offenders and foul_penalty == "all":
         # docs/rules.md §6, «байд с картами»: the opponent scores every point of the deal
@@ -323,21 +329,30 @@ def score_deal(d: PlayedDeal, foul_penalty: str) -> TerzDeal:
         own = [sum(pts for side, _w, pts, _r in items if side == k) for k in (0, 1)]
         if len(set(offenders)) == 1:
             off = offenders[0]
-            items.append((off, "illegal play: every point of the deal goes to the opponent "
-                               "(docs/rules.md §6)", -own[off], "foul"))
-            items.append((1 - off, f"illegal play by seat {off}: every point of the deal, "
-                                   f"{own[1 - off]} + {own[off]} = {sum(own)}", own[off], "foul"))
+            items.append((off, Line("illegal play: every point of the deal goes to the opponent "
+                                    "(docs/rules.md §6)", "terz-foul-all-offender",
+                                    points=own[off]), -own[off], "foul"))
+            items.append((1 - off, Line(f"illegal play by seat {off}: every point of the deal, "
+                                        f"{own[1 - off]} + {own[off]} = {sum(own)}",
+                                        "terz-foul-all-opponent", offender_seat=off,
+                                        own=own[1 - off], moved=own[off], total=sum(own)),
+                          own[off], "foul"))
         else:
             for k in (0, 1):
-                items.append((k, f"illegal plays by both seats: seat {k} scores 0 of its "
-                                 f"{own[k]}", -own[k], "foul"))
+                items.append((k, Line(f"illegal plays by both seats: seat {k} scores 0 of its "
+                                      f"{own[k]}", "terz-foul-both", points=own[k]),
+                              -own[k], "foul"))
     elif offenders:
         for off in sorted(set(offenders)):
             moved = cp[off] + (LAST_TRICK if lw == off else 0)
-            items.append((off, "illegal play: the card points and last trick go to the opponent",
+            items.append((off, Line("illegal play: the card points and last trick go to the "
+                                    "opponent", "terz-foul-offender", points=moved),
                           -moved, "foul"))
-            items.append((1 - off, f"illegal play by seat {off}", moved, "foul"))
-    notes += [f"seat {f.seat}: {f.message}" + ("" if f.counted else " (not claimed)")
+            items.append((1 - off, Line(f"illegal play by seat {off}", "terz-foul-opponent",
+                                        offender_seat=off, points=moved), moved, "foul"))
+    notes += [Line(f"seat {f.seat}: {f.message}" + ("" if f.counted else " (not claimed)"),
+                   "terz-foul-note" if f.counted else "terz-foul-note-unclaimed",
+                   seat=f.seat, rule=f.rule)
               for f in d.fouls]
     p0, p1 = (sum(p for side, _w, p, _r in items if side == k) for k in (0, 1))
     return TerzDeal(d.number, (p0, p1), tuple(items), tuple(notes))
@@ -793,7 +808,7 @@ class Terz(Game):
 
     @fold("bella")
     def _do_bella(self, event: Event, verdict: Verdict) -> None:
-        self._declared(self._seat(event), -1, "trump marriage K+Q", self.settings.marriage_value,
+        self._declared(self._seat(event), -1, Line("trump marriage K+Q", "terz-marriage"), self.settings.marriage_value,
                        "trump-marriage", verdict)
 
     @fold("ask")
@@ -914,8 +929,9 @@ class Terz(Game):
             self.fouls.append(TerzFoul(seat, "declaration", ref, not on_claim, verdict.message,
                                        value, "", self.trick, verdict.rule))
             if not on_claim:
-                self.items.append(Declared(1 - seat, f"false declaration by seat {seat}: {what}",
-                                           value, "false-declaration", ref))
+                self.items.append(Declared(1 - seat, Line(
+                    f"false declaration by seat {seat}: {what}", "terz-false-declaration",
+                    seat=seat, declared=line_of(what)), value, "false-declaration", ref))
         st = self.stage
         if mask < 0:  # the marriage scores at once: nothing can beat it
             if not false:
@@ -951,8 +967,10 @@ class Terz(Game):
                 if f.kind == "declaration":
                     ref = f.ref
                     self.items = [it for it in self.items if it.ref != ref]
-                    self.items.append(Declared(seat, f"claimed false declaration by seat {f.seat}",
-                                               f.value, "false-declaration", ref))
+                    self.items.append(Declared(seat, Line(
+                        f"claimed false declaration by seat {f.seat}",
+                        "terz-false-declaration-claimed", seat=f.seat), f.value,
+                        "false-declaration", ref))
                 f = f._replace(counted=True)
             fouls.append(f)
         self.fouls = fouls
@@ -989,8 +1007,10 @@ class Terz(Game):
                            list(self.totals), self.is_over, self.winner)
         if self.winner is not None:
             w = self.winner
-            sheet.result = (f"seat {w} wins {self.totals[w]} : {self.totals[1 - w]} "
-                            f"(game to {self.settings.target})")
+            sheet.result = Line(f"seat {w} wins {self.totals[w]} : {self.totals[1 - w]} "
+                                f"(game to {self.settings.target})", "terz-won", seat=w,
+                                won=self.totals[w], lost=self.totals[1 - w],
+                                target=self.settings.target)
         return sheet
 
     # ------------------------------------------------------------------ displays and checks

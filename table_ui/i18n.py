@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from table_ui import rule_texts
+from table_ui.sheet_texts import SHEET_LINES
 
 DEFAULT_LANG = "ru"
 
@@ -17,6 +18,7 @@ CATALOGUE: dict[str, dict[str, Any]] = {
     "ru": {
         "lang": "ru",
         "seat": "место {n}",
+        "pair_of": "{a} и {b}",
         "side": "сторона {n}",
         "rules_default": "правила по умолчанию",
         "rules": "правила",
@@ -80,7 +82,7 @@ CATALOGUE: dict[str, dict[str, Any]] = {
         "col_totals": "счёт", "col_players": "игроки", "col_files": "файлы",
         "status_active": "идёт", "status_finished": "окончена", "status_abandoned": "прервана",
         "sheet": "лист счёта",
-        "record": "запись", "no_games": "Игр ещё не было",
+        "record": "запись", "csv": "таблица", "json": "данные", "no_games": "Игр ещё не было",
         "back": "← табло",
         # admin
         "admin": "Организатор",
@@ -148,6 +150,7 @@ CATALOGUE: dict[str, dict[str, Any]] = {
     "en": {
         "lang": "en",
         "seat": "seat {n}",
+        "pair_of": "{a} & {b}",
         "side": "side {n}",
         "rules_default": "default rules",
         "rules": "rules",
@@ -209,7 +212,7 @@ CATALOGUE: dict[str, dict[str, Any]] = {
         "col_totals": "totals", "col_players": "players", "col_files": "files",
         "status_active": "in play", "status_finished": "finished", "status_abandoned": "abandoned",
         "sheet": "score sheet",
-        "record": "record", "no_games": "No games yet",
+        "record": "record", "csv": "csv", "json": "json", "no_games": "No games yet",
         "back": "← display",
         "admin": "Organiser",
         "pin": "PIN",
@@ -680,9 +683,11 @@ def setting_texts(lang: str) -> dict[str, dict[str, Any]]:
 
 
 # what alerts say, by rule id and camera note (table_ui/rule_texts.py)
+# and the score sheet's lines (table_ui/sheet_texts.py: Russian; English pages show the engine's)
 for _lang, _texts in CATALOGUE.items():
     _texts.update(rule_texts.catalogue(_lang))
     _texts.update(setting_texts(_lang))
+    _texts["sheet_lines"] = dict(SHEET_LINES) if _lang == "ru" else {}
 
 
 def lang_of(value: str | None, default: str = DEFAULT_LANG) -> str:

@@ -5,8 +5,8 @@ section name aside: those are typed as they are).
 
 The games are the bundles' own events (controller/data/*/game.json) entered as the organiser's
 events, so every deal, bid, declaration, illegal play and score of those games is on the screen
-at some point. The history's score sheet is not in this test: its notes are the engine's English
-(docs/web.md says so)."""
+at some point; the history page's score sheet of the finished game (every item, note and the
+result, worded from their keys: table_ui/sheet_texts.py) is read at the end."""
 
 from __future__ import annotations
 
@@ -63,5 +63,13 @@ def test_a_whole_bundled_game_reads_in_russian(make_controller, browser, bundle:
         text = CONFIG_KEY.sub("", page.locator("body").inner_text().replace(str(ctl.log.path), ""))
         for word in _foreign(text):
             found.setdefault(word, "admin page")
+        page.goto(srv.url + "/history")  # the game's score sheet: every item, note and the result
+        page.click(f"[data-open='{ctl.game_id}']")
+        page.wait_for_function("document.getElementById('notes').textContent.length > 1",
+                               timeout=WAIT)
+        sheet = page.locator("#detail").inner_text()
+        assert str(ctl.game.score_sheet().totals[0]) in sheet
+        for word in _foreign(page.locator("body").inner_text()):
+            found.setdefault(word, "history page")
         page.close()
     assert found == {}

@@ -142,8 +142,7 @@ def test_the_history_says_the_games_and_their_fouls_in_russian(table, browser):
         page.locator('#games a[data-open="1"]').click()
         page.wait_for_selector("#detail:not(.hidden)", timeout=10_000)
         notes = page.inner_text("#notes")
-        foul = next(line for line in notes.split("; ") if line.startswith("Нарушение:")
-                    or ": Нарушение:" in line)
+        foul = next(line for line in notes.splitlines() if line.strip().startswith("Нарушение:"))
         assert NAMES[0] in foul or NAMES[1] in foul
         assert "illegal play" not in notes and "[beat]" not in notes and "штраф" in foul
         page.close()

@@ -73,6 +73,7 @@ from engine.scoresheet import (
     PENALISED,
     DealScore,
     IllegalPlay,
+    Line,
     ScoreItem,
     ScoreSheet,
 )
@@ -411,7 +412,7 @@ class BazarBelot(Game):
 
     def _end_auction(self) -> None:
         if self.bid < 0:  # four passes: the deal is void
-            self._void_deal("all four passed: redeal",
+            self._void_deal(Line("all four passed: redeal", "bazar-all-passed"),
                             same_dealer=self.settings.four_passes == "same_dealer")
             return
         bid = self.contract
@@ -661,7 +662,8 @@ class BazarBelot(Game):
             self.seq_used[seat] |= mask
         self.constructions.append(Construction(seat, kind, value, key, mask))
         if kind == "рамки7":
-            self._void_deal(f"seat {seat} announced Рамки 7: the deal ends with no result")
+            self._void_deal(Line(f"seat {seat} announced Рамки 7: the deal ends with no result",
+                                 "bazar-ramki7", seat=seat))
         elif kind == "рамки8":
             self.cancel_all = True
 
@@ -919,7 +921,10 @@ class BazarBelot(Game):
         if over:
             t = self.totals
             how = "higher total" if t[0] != t[1] else "equal totals: the pair of the last contract"
-            result = f"pair {SEAT_NAMES[self.winner]} wins {t[self.winner]}–{t[1 - self.winner]} ({how})"
+            result = Line(f"pair {SEAT_NAMES[self.winner]} wins {t[self.winner]}–"
+                          f"{t[1 - self.winner]} ({how})",
+                          "bazar-won" if t[0] != t[1] else "bazar-won-equal", side=self.winner,
+                          won=t[self.winner], lost=t[1 - self.winner])
         return ScoreSheet(
             game=self.name,
             sides=[f"pair {n}" for n in SEAT_NAMES],

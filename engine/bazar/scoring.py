@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from engine.bazar.constructions import Construction
 from engine.bazar.options import BazarSettings
 from engine.bazar.tables import BK, DECK_VISTY, HAND, LAST_TRICK, NORMAL, VK, Bid
+from engine.scoresheet import Line, line_of
 
 if TYPE_CHECKING:
     from engine.bazar.game import BazarFoul
@@ -79,51 +80,61 @@ def score_deal(g: PlayedDeal, s: BazarSettings,
     real = [0, 0]  # висты with the real card points, for the «Капо + K» test
     constr = [0, 0]
     if g.cancel_all:
-        notes.append("Рамки 8: every construction is cancelled (Бэла still counts)")
+        notes.append(Line("Рамки 8: every construction is cancelled (Бэла still counts)",
+                          "bazar-ramki8"))
     elif g.constr_winner >= 0:
         w = g.constr_winner
         constr[w] = sum(c.value for c in g.constructions if c.seat & 1 == w)
         lost = [c for c in g.constructions if c.seat & 1 != w]
         if lost:
-            notes.append(f"pair {PAIR[1 - w]}'s constructions lose to pair {PAIR[w]}'s best one")
+            notes.append(Line(f"pair {PAIR[1 - w]}'s constructions lose to pair {PAIR[w]}'s best "
+                              "one", "bazar-constructions-lost", side=1 - w, winner_side=w))
     for p in (0, 1):
-        parts = []
+        parts: list[Line] = []
         bela = 20 * g.belas[p]
         real[p] = g.points[p] + (LAST_TRICK if g.last_pair == p else 0) + constr[p] + bela
         if g.tricks[p] == 8:
             cards = s.capot_points_vk if vk else s.capot_points
-            parts.append(f"capot {cards}")
+            parts.append(Line(f"capot {cards}", "part-capot", points=cards))
         else:
             cards = g.points[p] + (LAST_TRICK if g.last_pair == p else 0)
-            parts.append(f"cards {g.points[p]}" + (" + last trick 10" if g.last_pair == p else ""))
+            parts += _card_parts(g, p)
         if constr[p]:
-            parts.append(f"constructions {constr[p]}")
+            parts.append(Line(f"constructions {constr[p]}", "part-constructions", points=constr[p]))
         if bela:
-            parts.append(f"Бэла {bela}")
+            parts.append(Line(f"Бэла {bela}", "part-bela", points=bela))
         visty[p] = cards + constr[p] + bela
-        notes.append(f"висты of pair {PAIR[p]}: {' + '.join(parts)} = {visty[p]}"
-                     f" ({g.tricks[p]} tricks)")
+        notes.append(Line(f"висты of pair {PAIR[p]}: {' + '.join(parts)} = {visty[p]}"
+                          f" ({g.tricks[p]} tricks)", "bazar-visty", side=p,
+                          parts=[line_of(x) for x in parts], total=visty[p], tricks=g.tricks[p]))
 
     hand = bid.kind == HAND
     if bid.kind == NORMAL:
         n = bid.n
         made = visty[cp] >= 10 * n
-        need = f"needs {10 * n} висты"
+        need = Line(f"needs {10 * n} висты", "need-visty", visty=10 * n)
     else:
         n = (s.kapo_n_vk if vk else s.kapo_n) + bid.plus
-        need = "needs every trick"
+        need = Line("needs every trick", "need-every-trick")
         made = g.tricks[cp] == 8
         if bid.plus:
             target = DECK_VISTY[game] + 10 * bid.plus
-            need += f" and {target} висты of real card points, constructions and Бэла"
+            need = Line(f"needs every trick and {target} висты of real card points, "
+                        "constructions and Бэла", "need-every-trick-visty", visty=target)
             made = made and real[cp] >= target
-            notes.append(f"Капо + {bid.plus} test (docs/rules.md §6): pair {PAIR[cp]}'s real "
-                         f"висты {real[cp]} (cards {g.points[cp]}"
-                         + (" + last trick 10" if g.last_pair == cp else "")
-                         + (f" + constructions {constr[cp]}" if constr[cp] else "")
-                         + (f" + Бэла {20 * g.belas[cp]}" if g.belas[cp] else "")
-                         + f") {'≥' if real[cp] >= target else '<'} {DECK_VISTY[game]} + "
-                         f"10 × {bid.plus} = {target}")
+            parts = _card_parts(g, cp)
+            if constr[cp]:
+                parts.append(Line(f"constructions {constr[cp]}", "part-constructions",
+                                  points=constr[cp]))
+            if g.belas[cp]:
+                parts.append(Line(f"Бэла {20 * g.belas[cp]}", "part-bela",
+                                  points=20 * g.belas[cp]))
+            cmp = "≥" if real[cp] >= target else "<"
+            notes.append(Line(f"Капо + {bid.plus} test (docs/rules.md §6): pair {PAIR[cp]}'s real "
+                              f"висты {real[cp]} ({' + '.join(parts)}) {cmp} {DECK_VISTY[game]} + "
+                              f"10 × {bid.plus} = {target}", "bazar-kapo-plus-test", plus=bid.plus,
+                              side=cp, real=real[cp], parts=[line_of(x) for x in parts], cmp=cmp,
+                              deck=DECK_VISTY[game], target=target))
     m = multiplier(game, g.contra, hand)
     name = f"{bid.pretty()}{CONTRA_WORD[g.contra]}"
 
@@ -134,11 +145,13 @@ def score_deal(g: PlayedDeal, s: BazarSettings,
         o = seat & 1
         what = ("the contract is made and the defenders score 0" if o == dp else
                 "the contract is failed")
-        notes.append(f"illegal play by seat {seat} ({rule}: {message}): pair {PAIR[o]} loses the "
-                     f"deal (docs/rules.md §6): {what}")
+        notes.append(Line(f"illegal play by seat {seat} ({rule}: {message}): pair {PAIR[o]} loses "
+                          f"the deal (docs/rules.md §6): {what}",
+                          "bazar-foul-defenders" if o == dp else "bazar-foul-contract",
+                          seat=seat, rule=rule, side=o))
     if foul is not None:
         made = not both and foul[0] & 1 == dp
-        need = f"illegal play by seat {foul[0]}"
+        need = Line(f"illegal play by seat {foul[0]}", "need-foul", seat=foul[0])
 
     items: list[Item] = []
     points = [0, 0]
@@ -146,33 +159,48 @@ def score_deal(g: PlayedDeal, s: BazarSettings,
     if made:
         points[cp] = m * n + tenths(visty[cp])
         points[dp] = tenths(visty[dp])
-        items.append((cp, f"contract {name} made ({need}): {mult}", m * n, "contract-made"))
-        items.append((cp, f"висты {visty[cp]} / 10", tenths(visty[cp]), "visty"))
+        items.append((cp, Line(f"contract {name} made ({need}): {mult}", "contract-made",
+                               contract=name, need=line_of(need), m=m, n=n), m * n,
+                      "contract-made"))
+        items.append((cp, Line(f"висты {visty[cp]} / 10", "visty", visty=visty[cp]),
+                      tenths(visty[cp]), "visty"))
         if foul is None:
-            items.append((dp, f"висты {visty[dp]} / 10", tenths(visty[dp]), "visty"))
+            items.append((dp, Line(f"висты {visty[dp]} / 10", "visty", visty=visty[dp]),
+                          tenths(visty[dp]), "visty"))
         else:
             points[dp] = 0
-            items.append((dp, f"illegal play by seat {foul[0]}: the defenders score 0 for the deal "
-                              f"(висты {visty[dp]} not counted)", 0, "foul"))
+            items.append((dp, Line(f"illegal play by seat {foul[0]}: the defenders score 0 for the "
+                                   f"deal (висты {visty[dp]} not counted)", "bazar-foul-zero",
+                                   seat=foul[0], visty=visty[dp]), 0, "foul"))
     else:
         all_tricks = g.tricks[dp] == 8
         if vk:
             bonus = s.failed_capot_bonus_vk if all_tricks else s.failed_bonus_vk
         else:
             bonus = s.failed_capot_bonus if all_tricks else s.failed_bonus
-        items.append((cp, f"contract {name} failed ({need})", 0, "contract-failed"))
+        items.append((cp, Line(f"contract {name} failed ({need})", "contract-failed",
+                               contract=name, need=line_of(need)), 0, "contract-failed"))
         if both:  # the defenders played illegally too: they score 0 for the deal
-            items.append((dp, "illegal plays by both pairs: the defenders score 0 for the deal",
-                          0, "foul"))
+            items.append((dp, Line("illegal plays by both pairs: the defenders score 0 for the "
+                                   "deal", "bazar-foul-both"), 0, "foul"))
             return (points[0], points[1]), tuple(items), tuple(notes)
         points[dp] = m * n + bonus + tenths(constr[dp])
-        items.append((dp, f"contract {name} failed: {mult}", m * n, "contract-failed"))
-        items.append((dp, "every trick to the defenders" if all_tricks else "failed contract bonus",
+        items.append((dp, Line(f"contract {name} failed: {mult}", "contract-failed-defenders",
+                               contract=name, m=m, n=n), m * n, "contract-failed"))
+        items.append((dp, Line("every trick to the defenders", "failed-capot-bonus") if all_tricks
+                      else Line("failed contract bonus", "failed-bonus"),
                       bonus, "failed-capot-bonus" if all_tricks else "failed-bonus"))
         if constr[dp]:
-            items.append((dp, f"constructions {constr[dp]} / 10", tenths(constr[dp]),
-                          "constructions"))
+            items.append((dp, Line(f"constructions {constr[dp]} / 10", "constructions",
+                                   points=constr[dp]), tenths(constr[dp]), "constructions"))
     return (points[0], points[1]), tuple(items), tuple(notes)
+
+
+def _card_parts(g: PlayedDeal, p: int) -> list[Line]:
+    """A pair's card points in its висты (and the last trick, if it took it), as sheet parts."""
+    if g.last_pair == p:
+        return [Line(f"cards {g.points[p]} + last trick 10", "part-cards-last", points=g.points[p])]
+    return [Line(f"cards {g.points[p]}", "part-cards", points=g.points[p])]
 
 
 def _counted_fouls(fouls: tuple[BazarFoul, ...], policy: str) -> list[tuple[int, str, str]]:

@@ -63,7 +63,7 @@ from engine.errors import (
 )
 from engine.events import UNDO, Event, card_event
 from engine.game import Game, ShoeDue, fold, judge, run_length
-from engine.scoresheet import DealScore, IllegalPlay, ScoreItem, ScoreSheet
+from engine.scoresheet import DealScore, IllegalPlay, Line, ScoreItem, ScoreSheet
 from engine.verdict import Verdict, legal_verdict
 
 if TYPE_CHECKING:
@@ -587,9 +587,10 @@ class Belot2(Game):
         self.expects_shoe = True
 
     def _redeal(self) -> None:
-        self.deals.append(DealRecord(self.deal_no, (0, 0), (), (
+        self.deals.append(DealRecord(self.deal_no, (0, 0), (), (Line(
             f"redeal: both players passed twice (turned {BY_INDEX[self.turned].pretty()}); "
-            f"the first word passes to seat {1 - self.first}",), ()))
+            f"the first word passes to seat {1 - self.first}", "redeal-passed",
+            card=BY_INDEX[self.turned].code, seat=1 - self.first),), ()))
         self.deal_no += 1
         self.dealer = 1 - self.dealer
         self.first = 1 - self.first
@@ -691,11 +692,13 @@ class Belot2(Game):
             if self.totals[dfd] >= self._target:
                 winner = dfd
                 if self.totals[self.declarer] >= self._target:
-                    notes.append(f"both passed {self._target}: the defender's points count first")
+                    notes.append(Line(f"both passed {self._target}: the defender's points count "
+                                      "first", "both-passed-target", target=self._target))
             elif self.totals[self.declarer] >= self._target:
                 winner = self.declarer
             if winner is not None and self.pot:
-                notes.append(f"the hanging {self.pot} points are dropped: the partie is over")
+                notes.append(Line(f"the hanging {self.pot} points are dropped: the partie is over",
+                                  "pot-dropped", pot=self.pot))
                 self.pot = 0
         self.deals.append(DealRecord(self.deal_no, (pts[0], pts[1]), tuple(r.items), tuple(notes),
                                      illegal_plays(facts)))
@@ -719,30 +722,41 @@ class Belot2(Game):
         if self._short:
             d = self.declarer
             if r.short_stakes > 0:
-                self.result = f"seat {d} (declarer) wins the short partie: seat {loser} pays {self._stake}"
+                self.result = Line(f"seat {d} (declarer) wins the short partie: seat {loser} pays "
+                                   f"{self._stake}", "short-partie-won", seat=d,
+                                   loser_seat=loser, stake=self._stake)
             else:
                 n = -r.short_stakes * self._stake
-                self.result = (f"seat {d} (declarer) loses the short partie: pays seat {winner} "
-                               f"{-r.short_stakes} stake{'s' if r.short_stakes < -1 else ''} = {n}")
+                self.result = Line(f"seat {d} (declarer) loses the short partie: pays seat "
+                                   f"{winner} {-r.short_stakes} stake"
+                                   f"{'s' if r.short_stakes < -1 else ''} = {n}",
+                                   "short-partie-lost", seat=d, winner_seat=winner,
+                                   stakes=-r.short_stakes, paid=n)
             return
         if self.claimant < 0:
-            how = f"reaching {self._target}"
+            how, key = f"reaching {self._target}", "partie-won"
         else:
             how = f"«Партия!» by seat {self.claimant} {'stood' if r.claim_won else 'failed'}"
-
-        self.result = f"seat {winner} wins the partie {t[winner]} : {t[loser]} ({how})"
+            key = "partie-won-claim" if r.claim_won else "partie-won-failed-claim"
+        text = f"seat {winner} wins the partie {t[winner]} : {t[loser]} ({how})"
+        params: dict[str, Any] = {"seat": winner, "won": t[winner], "lost": t[loser],
+                                  "target": self._target, "claim_seat": self.claimant}
         if self._rozaliev:
             owed = max(0, 501 - t[loser]) * self._stake
-            self.result += f"; settlement (501 − {t[loser]}) × {self._stake} = {owed}"
+            text += f"; settlement (501 − {t[loser]}) × {self._stake} = {owed}"
+            key += "-settled"
+            params.update(stake=self._stake, owed=owed)
+        self.result = Line(text, key, **params)
 
     # ----------------------------------------------------------------- reports
     def score_sheet(self) -> ScoreSheet:
         deals: list[DealScore] = []
         if self._bonus:
             deals.append(DealScore(0, [self._bonus if s == self._proposer else 0 for s in (0, 1)],
-                                   [ScoreItem(self._proposer, "open-cards bonus (plays every deal "
-                                              "with open cards)", self._bonus, "open-cards-bonus")],
-                                   ["before the first deal"]))
+                                   [ScoreItem(self._proposer, Line(
+                                       "open-cards bonus (plays every deal with open cards)",
+                                       "open-cards-bonus"), self._bonus, "open-cards-bonus")],
+                                   [Line("before the first deal", "before-first-deal")]))
         for number, pts, items, notes, illegal in self.deals:
             deals.append(DealScore(number, list(pts), [ScoreItem(*i) for i in items], list(notes),
                                    [IllegalPlay(*f) for f in illegal]))
@@ -754,9 +768,11 @@ class Belot2(Game):
             totals=list(self.totals),
             finished=self.is_over,
             winner=self.winner,
-            result=self.result or (f"in progress: deal {self.deal_no}, "
-                                   f"{PHASE_NAMES[self.phase]}"
-                                   + (f", {self.pot} points hanging" if self.pot else "")),
+            result=self.result or Line(f"in progress: deal {self.deal_no}, "
+                                       f"{PHASE_NAMES[self.phase]}"
+                                       + (f", {self.pot} points hanging" if self.pot else ""),
+                                       "in-progress-pot" if self.pot else "in-progress",
+                                       deal=self.deal_no, pot=self.pot),
         )
 
     def preview(self) -> DealResult | None:

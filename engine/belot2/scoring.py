@@ -8,11 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from engine.belot2.tables import combination_name, combination_value, run_text
+from engine.belot2.tables import combination_name, combination_value, run_cards, run_text
 from engine.cards import BY_INDEX
-from engine.scoresheet import CLAIMED, LET_GO, PENALISED
+from engine.scoresheet import CLAIMED, LET_GO, PENALISED, Line
 
-Item = tuple[int, str, int, str]  # side, what, points, rule
+Item = tuple[int, str, int, str]  # side, what (a sheet Line), points, rule
 
 
 class Declared(NamedTuple):
@@ -123,8 +123,8 @@ def score_deal(facts: DealFacts) -> DealResult:
     card_pts = list(facts.card_points)
     for side in (0, 1):
         n = facts.tricks_won[side]
-        items.append((side, f"card points in {n} trick{'' if n == 1 else 's'}", card_pts[side],
-                      "card-points"))
+        items.append((side, Line(f"card points in {n} trick{'' if n == 1 else 's'}",
+                                 "card-points", tricks=n), card_pts[side], "card-points"))
     combo = [0, 0]
     w = combination_winner(facts)
     if w is not None:
@@ -132,20 +132,24 @@ def score_deal(facts: DealFacts) -> DealResult:
             value = combination_value(length)
             if seat == w:
                 combo[w] += value
-                items.append((w, f"{combination_name(length)} {run_text(mask, facts.seq_order)}",
+                items.append((w, Line(f"{combination_name(length)} "
+                                      f"{run_text(mask, facts.seq_order)}", "combination",
+                                      run=length, cards=run_cards(mask, facts.seq_order)),
                               value, "combinations"))
             else:
-                notes.append(f"seat {seat}'s {combination_name(length)} "
-                             f"{run_text(mask, facts.seq_order)} is beaten "
-                             f"by seat {w}'s best combination and scores nothing")
+                notes.append(Line(f"seat {seat}'s {combination_name(length)} "
+                                  f"{run_text(mask, facts.seq_order)} is beaten "
+                                  f"by seat {w}'s best combination and scores nothing",
+                                  "combination-beaten", seat=seat, run=length,
+                                  cards=run_cards(mask, facts.seq_order), winner_seat=w))
     bella = [20 if facts.bella[s] else 0 for s in (0, 1)]
     for side in (0, 1):
         if bella[side]:
-            items.append((side, "bella (trump K + Q)", 20, "bella"))
+            items.append((side, Line("bella (trump K + Q)", "bella"), 20, "bella"))
     last = [0, 0]
     if facts.claimant < 0 and facts.last_trick >= 0:
         last[facts.last_trick] = 10
-        items.append((facts.last_trick, "last trick", 10, "last-trick"))
+        items.append((facts.last_trick, Line("last trick", "last-trick"), 10, "last-trick"))
     pts = [card_pts[s] + combo[s] + bella[s] + last[s] for s in (0, 1)]
 
     # Неправильный бой (docs/rules.md §6): the opponent scores every point of the deal — both
@@ -157,15 +161,20 @@ def score_deal(facts: DealFacts) -> DealResult:
         o = 1 - s
         parts = (f"card points {card_pts[s]}, combinations {combo[s]}, bella {bella[s]}, "
                  f"last trick {last[s]}")
-        items.append((s, f"неправильный бой: all {pts[s]} points of seat {s} ({parts}) go to "
-                         f"seat {o}", -pts[s], "wrong-play"))
-        items.append((o, f"неправильный бой of seat {s}: every point of the deal, "
-                         f"{pts[o]} + {pts[s]} = {pts[o] + pts[s]}", pts[s], "wrong-play"))
+        items.append((s, Line(f"неправильный бой: all {pts[s]} points of seat {s} ({parts}) go "
+                              f"to seat {o}", "wrong-play-offender", points=pts[s],
+                              card_points=card_pts[s], combinations=combo[s], bella=bella[s],
+                              last_trick=last[s], other_seat=o), -pts[s], "wrong-play"))
+        items.append((o, Line(f"неправильный бой of seat {s}: every point of the deal, "
+                              f"{pts[o]} + {pts[s]} = {pts[o] + pts[s]}", "wrong-play-opponent",
+                              offender_seat=s, own=pts[o], moved=pts[s], total=pts[o] + pts[s]),
+                      pts[s], "wrong-play"))
         pts[o] += pts[s]
         pts[s] = 0
     elif offenders:
         for s in (0, 1):
-            items.append((s, f"неправильный бой by both seats: seat {s} scores 0 of its {pts[s]}",
+            items.append((s, Line(f"неправильный бой by both seats: seat {s} scores 0 of its "
+                                  f"{pts[s]}", "wrong-play-both", points=pts[s]),
                           -pts[s], "wrong-play"))
         pts = [0, 0]
 
@@ -179,10 +188,15 @@ def score_deal(facts: DealFacts) -> DealResult:
         why = ("a caught illegal play by the claimant makes the claim fail" if failed else
                f"{facts.totals[c]} + {pts[c]} = {total} {'≥' if total >= facts.target else '<'} "
                f"{facts.target}")
-        notes.append(f"«Партия!» by seat {c}: points so far, no last trick, no байд test; {why}: "
-                     f"seat {c} {'wins' if result.claim_won else 'loses'} the partie")
+        notes.append(Line(f"«Партия!» by seat {c}: points so far, no last trick, no байд test; "
+                          f"{why}: seat {c} {'wins' if result.claim_won else 'loses'} the partie",
+                          ("claim-failed-foul" if failed else
+                           "claim-won" if result.claim_won else "claim-lost"),
+                          seat=c, before=facts.totals[c], deal=pts[c], total=total,
+                          target=facts.target))
         if facts.pot:
-            notes.append(f"the hanging {facts.pot} points are dropped: the partie ends")
+            notes.append(Line(f"the hanging {facts.pot} points are dropped: the partie ends",
+                              "pot-dropped", pot=facts.pot))
         result.pot = 0
         result.winner = c if result.claim_won else 1 - c
         return result
@@ -196,33 +210,43 @@ def score_deal(facts: DealFacts) -> DealResult:
         else:
             result.short_stakes = 1
             why = f"declarer {pts[decl]} > defender {pts[dfd]}: the declarer wins"
-        notes.append(why)
+        notes.append(Line(why, {-2: "short-less", -1: "short-equal", 1: "short-more"}[
+            result.short_stakes], declarer=pts[decl], defender=pts[dfd]))
         result.winner = decl if result.short_stakes > 0 else dfd
         return result
     if pts[decl] < pts[dfd]:
         if decl in offenders:  # it has scored 0 already: the байд has nothing to move
-            notes.append(f"байд: the declarer's неправильный бой left it 0 < {pts[dfd]}")
+            notes.append(Line(f"байд: the declarer's неправильный бой left it 0 < {pts[dfd]}",
+                              "bayd-after-wrong-play", defender=pts[dfd]))
         else:
-            items.append((decl, f"байд: declarer {pts[decl]} < defender {pts[dfd]}, points go to "
-                                "the defender", -pts[decl], "bayd"))
-            items.append((dfd, f"байд: the declarer's {pts[decl]}", pts[decl], "bayd"))
+            items.append((decl, Line(f"байд: declarer {pts[decl]} < defender {pts[dfd]}, points go "
+                                     "to the defender", "bayd-declarer", declarer=pts[decl],
+                                     defender=pts[dfd]), -pts[decl], "bayd"))
+            items.append((dfd, Line(f"байд: the declarer's {pts[decl]}", "bayd-defender",
+                                    declarer=pts[decl]), pts[decl], "bayd"))
             pts[dfd] += pts[decl]
             pts[decl] = 0
     elif pts[decl] == pts[dfd]:
-        items.append((decl, f"висячий байд: declarer {pts[decl]} = defender {pts[dfd]}, the "
-                            "declarer's points hang", -pts[decl], "hanging-bayd"))
+        items.append((decl, Line(f"висячий байд: declarer {pts[decl]} = defender {pts[dfd]}, the "
+                                 "declarer's points hang", "hanging-bayd", points=pts[decl]),
+                      -pts[decl], "hanging-bayd"))
         result.pot = facts.pot + pts[decl]
         pts[decl] = 0
         if facts.pot:
-            notes.append(f"the hanging pot grows {facts.pot} + {result.pot - facts.pot} = {result.pot}")
+            notes.append(Line(f"the hanging pot grows {facts.pot} + {result.pot - facts.pot} = "
+                              f"{result.pot}", "pot-grows", pot=facts.pot,
+                              added=result.pot - facts.pot, total=result.pot))
         else:
-            notes.append(f"{result.pot} points hang until a deal has a higher scorer")
+            notes.append(Line(f"{result.pot} points hang until a deal has a higher scorer",
+                              "pot-hangs", pot=result.pot))
         result.winner = None
         return result
     result.winner = 0 if pts[0] > pts[1] else 1
     if facts.pot:
-        items.append((result.winner, f"висячий байд from earlier deals: seat {result.winner} "
-                                     "scores more in this deal", facts.pot, "hanging-bayd-won"))
+        items.append((result.winner, Line(f"висячий байд from earlier deals: seat "
+                                          f"{result.winner} scores more in this deal",
+                                          "hanging-bayd-won", pot=facts.pot),
+                      facts.pot, "hanging-bayd-won"))
         pts[result.winner] += facts.pot
         result.pot = 0
     return result

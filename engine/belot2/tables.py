@@ -72,12 +72,21 @@ def _runs(order: tuple[int, ...]) -> list[tuple[tuple[int, int, int], ...]]:
 RUNS = {name: _runs(order) for name, order in SEQUENCE_ORDERS.items()}
 
 
-def run_text(mask: int, order_name: str) -> str:
-    """A run from its top card down, in the sequence order in force: "A♠ K♠ Q♠"."""
+def _run(mask: int, order_name: str) -> list[Card]:
     position = {offset: p for p, offset in enumerate(SEQUENCE_ORDERS[order_name])}
     found = cards_of(mask)
     found.sort(key=lambda c: position[c.index % 9 - 1], reverse=True)
-    return " ".join(c.pretty() for c in found)
+    return found
+
+
+def run_text(mask: int, order_name: str) -> str:
+    """A run from its top card down, in the sequence order in force: "A♠ K♠ Q♠"."""
+    return " ".join(c.pretty() for c in _run(mask, order_name))
+
+
+def run_cards(mask: int, order_name: str) -> list[str]:
+    """The run's card codes in the same order as :func:`run_text`."""
+    return [c.code for c in _run(mask, order_name)]
 
 
 def combination_value(length: int) -> int:

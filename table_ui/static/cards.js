@@ -59,5 +59,32 @@ const Cards = (() => {
     return fill(words, { who: who || "", card: cardWords(p.card, ranks), button: p.button || "",
       flag: fill((T.flags || {})[p.flag] || p.flag || "", p), device: deviceWords(T, p.device) });
   }
-  return { SUITS, RED, svg, back, label, esc, alertText, deviceWords };
+  // A score-sheet line (engine.scoresheet.Line: key, params, the engine's English text) in the
+  // page's language from T.sheet_lines (table_ui/sheet_texts.py); the engine's sentence where the
+  // catalogue has none (English pages). ctx: seat(n) and side(n) give names, ranks the card style.
+  function sheetLine(T, line, ctx) {
+    if (!line) return "";
+    const words = (T.sheet_lines || {})[line.key];
+    if (!words) return line.text || "";
+    const p = line.params || {}, vars = {};
+    for (const [k, v] of Object.entries(p)) vars[k] = sheetParam(T, k, v, p, ctx);
+    return fill(words, vars);
+  }
+  function sheetParam(T, k, v, p, ctx) {
+    if (Array.isArray(v)) {
+      if (k === "cards") return v.map((c) => cardWords(c, ctx.ranks)).join(" ");
+      if (k === "seats") return v.map((s) => ctx.seat(s)).join(", ");
+      return v.map((x) => (x && typeof x === "object" ? sheetLine(T, x, ctx) : x)).join(" + ");
+    }
+    if (v && typeof v === "object") return sheetLine(T, v, ctx);
+    if (k === "seat" || k.endsWith("_seat")) return ctx.seat(v);
+    if (k === "side" || k.endsWith("_side")) return ctx.side(v);
+    if (k === "card") return cardWords(v, ctx.ranks);
+    if (k === "trump") return SUITS[v] || (v === "none" ? T.no_trump : v === "all" ? T.all_trump : "?");
+    if (k === "run") return (T.decl_runs || {})[v] || fill(T.decl_run_n, { n: v });
+    if (k === "rule") return alertText(T, { rule: v, message: v, params: {} }, ctx.seat(p.seat), ctx.ranks);
+    if (k === "outcome") return (T.outcomes || {})[v] || v;
+    return v;
+  }
+  return { SUITS, RED, svg, back, label, esc, alertText, deviceWords, sheetLine };
 })();

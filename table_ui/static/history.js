@@ -7,7 +7,7 @@
   document.documentElement.lang = T.lang;
   const $ = (id) => document.getElementById(id);
   const esc = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
-  $("h").textContent = T.history; $("back").textContent = T.back; $("back").href = "/" + q;
+  $("h").textContent = document.title = T.history; $("back").textContent = T.back; $("back").href = "/" + q;
   // a game's name in the page's language; a foul worded from its rule id (Cards.alertText)
   const title = (g) => (T.games || {})[g.game] || g.title;
   const outcome = (o) => (T.outcomes || {})[o] || o;
@@ -20,15 +20,21 @@
     `<td>${esc(title(g))}</td><td>${esc((g.started || "").replace("T", " ").slice(0, 16))}</td>` +
     `<td>${esc((g.names || []).join(", "))}</td><td>${esc(T["status_" + g.status] || g.status)}</td>` +
     `<td class="totals">${esc((g.totals || []).join(" : "))}</td>` +
-    `<td><a href="/api/games/${g.id}/record">${esc(T.record)}</a> · <a href="/api/games/${g.id}.csv">csv</a> · <a href="/api/games/${g.id}.json">json</a></td></tr>`).join("");
+    `<td><a href="/api/games/${g.id}/record">${esc(T.record)}</a> · <a href="/api/games/${g.id}.csv">${esc(T.csv)}</a> · <a href="/api/games/${g.id}.json">${esc(T.json)}</a></td></tr>`).join("");
   body.addEventListener("click", async (e) => {
     const id = e.target.dataset && e.target.dataset.open;
     if (!id) return;
     e.preventDefault();
     const g = await (await fetch("/api/games/" + id)).json();
     const s = g.sheet;
-    // the players' names where a side is one seat (two-player games); pair games keep their sides
-    if ((g.names || []).length === s.sides.length) s.sides = g.names.slice();
+    // sides by the players' names: one seat each (two-player games, Joker), or a pair's two
+    // (Bazar-Belot: seats 0 & 2, 1 & 3); seats without names are «место N»
+    const names = g.names || [];
+    const seatName = (n) => names[n] || T.seat.replace("{n}", Number(n) + 1);
+    if (names.length === s.sides.length) s.sides = names.slice();
+    else if (names.length === 2 * s.sides.length) s.sides = s.sides.map((_, k) => T.pair_of.replace("{a}", names[k]).replace("{b}", names[k + s.sides.length]));
+    const ctx = { seat: seatName, side: (n) => s.sides[n] || String(n), ranks: T.ranks };
+    const line = (l) => Cards.sheetLine(T, l, ctx);
     $("detail").classList.remove("hidden");
     $("detail-title").textContent = `${T.sheet}: #${g.id} ${title(g)}`;
     $("sheet").innerHTML = `<tr><th>${esc(T.deal_col)}</th>` + s.sides.map((x) => `<th>${esc(x)}</th>`).join("") + "</tr>" +
@@ -37,9 +43,10 @@
         ((g.clips || []).includes(d.number) ? ` · <a href="/api/games/${g.id}/deals/${d.number}/clip">${esc(T.footage)}</a>` : "") +
         "</td></tr>").join("") +
       `<tr><th>${esc(T.total)}</th>` + s.totals.map((t) => `<th>${t}</th>`).join("") + "</tr>";
-    $("notes").textContent = s.deals.map((d) => `${d.number}: ` + d.items.map((i) => `${s.sides[i.side]} ${i.what} ${i.points > 0 ? "+" : ""}${i.points}`)
+    // each line worded from its key and parameters (engine.scoresheet.Line, table_ui/sheet_texts.py)
+    $("notes").textContent = s.deals.map((d) => `${T.deal_col} ${d.number}:` + d.items.map((i) => `${s.sides[i.side]}: ${line(i.line)} ${i.points > 0 ? "+" : ""}${i.points}`)
       .concat((d.illegal || []).map((f) => `${T.illegal}: ` + Cards.alertText(T, { rule: f.rule, message: f.message, params: { card: f.card } },
-        s.sides[f.seat] || T.seat.replace("{n}", f.seat + 1), T.ranks) + ` (${T.trick} ${f.trick}) — ${outcome(f.outcome)}`))
-      .concat(d.notes).join("; ")).join("\n") + (s.result ? "\n" + s.result : "");
+        seatName(f.seat), T.ranks) + ` (${T.trick} ${f.trick}) — ${outcome(f.outcome)}`))
+      .concat((d.note_lines || []).map(line)).map((x) => "\n  " + x).join("")).join("\n") + (s.result ? "\n" + line(s.result_line) : "");
   });
 })();
