@@ -56,7 +56,7 @@ from engine.scoresheet import (
     ScoreItem,
     ScoreSheet,
 )
-from engine.settings import Settings
+from engine.settings import SEAT, Settings
 from engine.verdict import Verdict, legal_verdict, share_legal_verdict
 
 if TYPE_CHECKING:
@@ -198,9 +198,11 @@ class JokerSettings(Settings):
     joker_nominal: bool = Field(
         True, description="«по номиналу»: a joker may be played as 6♠ or 6♣ (36j deck only)")
     first_dealer: int | None = Field(
-        None, ge=0, le=3, description="seat that deals first; unset: тузование from the shoe")
+        None, ge=0, le=3, json_schema_extra=SEAT,
+        description="seat that deals first; unset: тузование from the shoe")
     ace_draw_first_seat: int = Field(
-        0, ge=0, le=3, description="тузование: the seat that receives the first face-up card")
+        0, ge=0, le=3, json_schema_extra=SEAT,
+        description="тузование: the seat that receives the first face-up card")
     ace_draw_center_card: bool = Field(
         False, description="тузование: the first card goes to the centre of the table (seed text)")
     foul_penalty: int = Field(

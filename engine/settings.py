@@ -15,6 +15,15 @@ from engine.errors import SettingsError
 
 Policy = Literal["retract", "penalize", "on_claim"]
 
+# a setting whose value is a seat (0 … seats − 1): forms offer the players' names for it
+SEAT: dict[str, Any] = {"seat": True}
+
+
+def is_seat(field: Any) -> bool:
+    """Whether a settings field (pydantic ``FieldInfo``) holds a seat."""
+    extra = getattr(field, "json_schema_extra", None)
+    return isinstance(extra, dict) and bool(extra.get("seat"))
+
 
 class Settings(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")

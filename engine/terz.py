@@ -68,7 +68,7 @@ from engine.scoresheet import (
     ScoreSheet,
     line_of,
 )
-from engine.settings import Settings
+from engine.settings import SEAT, Settings
 from engine.verdict import Verdict, legal_verdict, share_legal_verdict
 
 if TYPE_CHECKING:
@@ -81,7 +81,8 @@ class TerzSettings(Settings):
     """House rules of Terz; defaults from docs/rules.md §5 (every *(setting)* there is one
     here)."""
 
-    first_dealer: int = Field(0, ge=0, le=1, description="seat that deals the first deal")
+    first_dealer: int = Field(0, ge=0, le=1, json_schema_extra=SEAT,
+                              description="seat that deals the first deal")
     hand_size: int = Field(9, ge=3, le=15, description="cards dealt to each player (and refilled to)")
     deal_packet: int = Field(3, ge=1, le=15, description="cards given at a time while dealing")
     dealer_last: bool = Field(True, description="the dealer's opponent receives the first packet, the dealer the last")

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.registry import available_games, game_class
+from engine.settings import is_seat
 from table_ui import rule_texts
 from table_ui.sheet_texts import SHEET_LINES
 
@@ -18,6 +20,7 @@ CATALOGUE: dict[str, dict[str, Any]] = {
     "ru": {
         "lang": "ru",
         "seat": "место {n}",
+        "seat_unset": {"joker:first_dealer": "тузование", "bazar:first_dealer": "жребий"},
         "pair_of": "{a} и {b}",
         "side": "сторона {n}",
         "rules_default": "правила по умолчанию",
@@ -150,6 +153,7 @@ CATALOGUE: dict[str, dict[str, Any]] = {
     "en": {
         "lang": "en",
         "seat": "seat {n}",
+        "seat_unset": {"joker:first_dealer": "drawing for aces", "bazar:first_dealer": "by lot"},
         "pair_of": "{a} & {b}",
         "side": "side {n}",
         "rules_default": "default rules",
@@ -376,28 +380,27 @@ SETTING_HELP: dict[str, tuple[str, str]] = {
         "Ставка в короткой партии, а по Розалиеву — цена одного очка; по умолчанию 1.",
         "The stake of a short partie, and the value of a point under Rozaliev; the default is 1."),
     "proposer": (
-        "Для партии в открытую: кто играет с открытыми картами и получает фору (0 — место 1, "
-        "1 — место 2); по умолчанию 0.",
-        "Open-cards partie: the seat that plays open and gets the head start (0 is seat 1, 1 is "
-        "seat 2); the default is 0."),
+        "Для партии в открытую: кто играет с открытыми картами и получает фору; по умолчанию "
+        "место 1.",
+        "Open-cards partie: the player who plays open and gets the head start; the default is "
+        "seat 1."),
     "first_dealer": (
-        "Кто сдаёт первую сдачу: 0 — место 1, 1 — место 2; по умолчанию 0.",
-        "Who deals the first deal: 0 is seat 1, 1 is seat 2; the default is 0."),
+        "Кто сдаёт первую сдачу; по умолчанию место 1.",
+        "Who deals the first deal; the default is seat 1."),
     "joker:first_dealer": (
-        "Кто сдаёт первым: от 0 до 3 — места с 1 по 4; если пусто (по умолчанию), первого "
-        "сдающего определяет тузование из шуза.",
-        "Who deals first: 0 to 3 are seats 1 to 4; empty (the default): drawing for aces from "
-        "the shoe decides."),
+        "Кто сдаёт первым; если не выбран (по умолчанию), первого сдающего определяет тузование "
+        "из шуза.",
+        "Who deals first; unset (the default): drawing for aces from the shoe decides."),
     "bazar:first_dealer": (
-        "Кто сдаёт первым: от 0 до 3 — места с 1 по 4; если пусто (по умолчанию), его определяют "
-        "жребием за столом и отмечают до первой карты.",
-        "Who deals first: 0 to 3 are seats 1 to 4; empty (the default): drawn by lot at the table "
-        "and recorded before the first card."),
+        "Кто сдаёт первым; если не выбран (по умолчанию), его определяют жребием за столом и "
+        "отмечают до первой карты.",
+        "Who deals first; unset (the default): drawn by lot at the table and recorded before the "
+        "first card."),
     "lot": (
         "Кто выиграл жребий (угадал цвет): он говорит первым в первой сдаче, если первое слово у "
-        "проигравшего (0 — место 1, 1 — место 2); по умолчанию 1.",
-        "Who won the lot (guessing a colour): that seat speaks first in the first deal when the "
-        "loser speaks first (0 is seat 1, 1 is seat 2); the default is 1."),
+        "проигравшего; по умолчанию место 2.",
+        "Who won the lot (guessing a colour): that player speaks first in the first deal when "
+        "the loser speaks first; the default is seat 2."),
     "first_speaker": (
         "Кто говорит первым и первым ходит: «проигравший сдачу» (по умолчанию) — набравший меньше "
         "в прошлой сдаче, а в первой — выигравший жребий; «не сдающий» — всегда он, как у "
@@ -455,9 +458,8 @@ SETTING_HELP: dict[str, tuple[str, str]] = {
         "A joker may be played as the six it replaced, 6♠ or 6♣ (36-card deck only); on by "
         "default."),
     "ace_draw_first_seat": (
-        "Тузование: кому идёт первая открытая карта (от 0 до 3 — места с 1 по 4); по умолчанию 0.",
-        "Drawing for aces: the seat that gets the first face-up card (0 to 3 are seats 1 to 4); "
-        "the default is 0."),
+        "Тузование: кому идёт первая открытая карта; по умолчанию место 1.",
+        "Drawing for aces: the player who gets the first face-up card; the default is seat 1."),
     "ace_draw_center_card": (
         "Тузование: первую открытую карту кладут в центр стола, как в исходных правилах; по "
         "умолчанию нет.",
@@ -688,6 +690,10 @@ for _lang, _texts in CATALOGUE.items():
     _texts.update(rule_texts.catalogue(_lang))
     _texts.update(setting_texts(_lang))
     _texts["sheet_lines"] = dict(SHEET_LINES) if _lang == "ru" else {}
+    # the settings whose value is a seat: the display's chips name the player
+    _texts["seat_settings"] = sorted({k for g in available_games() for k, f in
+                                      game_class(g).settings_model.model_fields.items()
+                                      if is_seat(f)})
 
 
 def lang_of(value: str | None, default: str = DEFAULT_LANG) -> str:

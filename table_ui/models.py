@@ -77,7 +77,7 @@ class ReplyOut(BaseModel):
 
 class FieldForm(BaseModel):
     name: str
-    kind: str = Field(description="choice, bool, int or text")
+    kind: str = Field(description="choice, bool, int, seat (a seat's index, 0 first) or text")
     choices: list[str]
     optional: bool
     default: Any = None

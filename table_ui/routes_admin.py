@@ -21,6 +21,7 @@ from controller.core import Reply
 from controller.inputs import Admin
 from controller.table_check import Refusal
 from engine.registry import available_games, game_class
+from engine.settings import is_seat
 from table_ui import i18n
 from table_ui.app import STATIC, Ctl
 from table_ui.models import (
@@ -174,7 +175,9 @@ def _field_form(name: str, field: Any) -> dict[str, Any]:
         args = [a for a in typing.get_args(ann) if a is not type(None)]
         optional = len(args) < len(typing.get_args(ann))
         ann = args[0] if len(args) == 1 else str
-    if typing.get_origin(ann) is Literal:
+    if is_seat(field):  # offered as the players' names (the page knows the seats)
+        kind, choices = "seat", []
+    elif typing.get_origin(ann) is Literal:
         kind, choices = "choice", [str(c) for c in typing.get_args(ann)]
     elif ann is bool:
         kind, choices = "bool", []

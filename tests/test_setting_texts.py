@@ -16,6 +16,7 @@ from typing import Any, Literal
 import pytest
 
 from engine.registry import GAMES, game_class
+from engine.settings import is_seat
 from table_ui import i18n
 from table_ui.testing import CHROMIUM, LiveServer
 
@@ -115,6 +116,8 @@ def test_each_help_says_the_default() -> None:
                 need = "(по умолчанию)" if lang == "ru" else "(the default)"
             elif isinstance(d, bool):
                 need = yes_no[0] if d else yes_no[1]
+            elif is_seat(f):  # a seat as the form shows it: «место 1»
+                need = i18n.catalogue(lang)["seat"].replace("{n}", str(d + 1))
             elif _choices(f):
                 need = words[str(d)]
             else:
@@ -165,6 +168,17 @@ def test_the_new_game_form_is_russian_for_every_game(make_controller, browser) -
             assert english == []
             assert not any(t in fields for t in form["labels"]), g  # no engine key shown
             for s in form["selects"]:
+                if is_seat(fields[s["key"]]):  # the seats by name (none typed: «место N»)
+                    f = fields[s["key"]]
+                    seats = game_class(g)().num_seats
+                    unset = [""] if f.default is None else []
+                    assert [o["value"] for o in s["options"]] == unset + [
+                        str(i) for i in range(seats)], (g, s["key"])
+                    assert [o["text"] for o in s["options"]][len(unset):] == [
+                        f"место {i + 1}" for i in range(seats)]
+                    assert all(CYRILLIC.search(o["text"]) for o in s["options"]), (g, s)
+                    assert s["value"] == ("" if f.default is None else str(f.default))
+                    continue
                 choices = _choices(fields[s["key"]])
                 assert [o["value"] for o in s["options"]] == choices, (g, s["key"])
                 words = i18n.CATALOGUE["ru"]["setting_values"][s["key"]]
@@ -197,13 +211,19 @@ def test_the_form_still_sends_the_engines_values(make_controller, browser) -> No
         page.wait_for_selector("#opt-leader", timeout=WAIT)
         page.select_option("#opt-leader", label="сдающий")
         page.select_option("#opt-foul_penalty", label="только очки карт")
+        names = page.locator(".pname")
+        names.nth(0).fill("Аня")
+        names.nth(1).fill("Боря")
+        page.select_option("#opt-first_dealer", label="Боря")  # a seat by the name typed
         page.on("dialog", lambda d: d.accept())
         page.click("#start")
         page.wait_for_function("document.getElementById('msg').classList.contains('ok')",
                                timeout=WAIT)
         assert ctl.game.settings.leader == "dealer" and ctl.game.settings.foul_penalty == "cards"
+        assert ctl.game.settings.first_dealer == 1 and ctl.names == ["Аня", "Боря"]
         page.goto(srv.url + "/")
         page.wait_for_function(f"Number(document.body.dataset.seq) >= {ctl.seq}", timeout=WAIT)
         chips = page.locator("#rules .chip").all_inner_texts()
         assert "первый ход: сдающий" in chips and "штраф за нарушение: только очки карт" in chips
+        assert "первый сдающий: Боря" in chips
         page.close()

@@ -6,12 +6,12 @@ from typing import Any, Literal
 
 from pydantic import Field, field_validator
 
-from engine.settings import Settings
+from engine.settings import SEAT, Settings
 
 
 class BazarSettings(Settings):
     first_dealer: int | None = Field(
-        None, ge=0, le=3,
+        None, ge=0, le=3, json_schema_extra=SEAT,
         description="seat of the first dealer; empty (default): drawn by lot at the table and "
         "recorded by a `N dealer` event before the first card",
     )

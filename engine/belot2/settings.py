@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from engine.settings import Settings
+from engine.settings import SEAT, Settings
 
 GameType = Literal["short", "301", "501", "open150", "open155", "open160"]
 
@@ -26,11 +26,12 @@ class Belot2Settings(Settings):
         ),
     )
     stake: int = Field(1, ge=1, description="stake of a short partie; value of a point under rozaliev")
-    proposer: int = Field(0, ge=0, le=1,
+    proposer: int = Field(0, ge=0, le=1, json_schema_extra=SEAT,
                           description="open-cards games: the seat that plays open and gets the bonus")
-    first_dealer: int = Field(0, ge=0, le=1, description="seat that deals the first deal")
+    first_dealer: int = Field(0, ge=0, le=1, json_schema_extra=SEAT,
+                              description="seat that deals the first deal")
     lot: int = Field(
-        1, ge=0, le=1,
+        1, ge=0, le=1, json_schema_extra=SEAT,
         description="seat that won the lot (guessing a colour) and speaks first in the first deal",
     )
     first_speaker: Literal["loser", "non_dealer"] = Field(

@@ -151,13 +151,26 @@
       const label = labels[f.name] || f.name, help = helps[g.name + ":" + f.name] || helps[f.name] || f.help;
       const words = valueWords[f.name] || {};
       let input;
-      if (f.kind === "choice") input = `<select id="${id}" data-opt="${esc(f.name)}" data-kind="choice">` + f.choices.map((c) => `<option value="${esc(c)}"${c === dflt ? " selected" : ""}>${esc(words[c] || c)}</option>`).join("") + "</select>";
+      if (f.kind === "seat") {
+        // a seat by its player's name (typed below, else «место N»); unset where the game allows
+        const unset = f.optional ? `<option value=""${dflt === "" ? " selected" : ""}>${esc((T.seat_unset || {})[g.name + ":" + f.name] || T.default)}</option>` : "";
+        input = `<select id="${id}" data-opt="${esc(f.name)}" data-kind="seat">${unset}` + Array.from({ length: g.num_seats }, (_, i) =>
+          `<option value="${i}" data-seat="${i}"${String(i) === dflt ? " selected" : ""}>${esc(T.seat.replace("{n}", i + 1))}</option>`).join("") + "</select>";
+      } else if (f.kind === "choice") input = `<select id="${id}" data-opt="${esc(f.name)}" data-kind="choice">` + f.choices.map((c) => `<option value="${esc(c)}"${c === dflt ? " selected" : ""}>${esc(words[c] || c)}</option>`).join("") + "</select>";
       else if (f.kind === "bool") input = `<input type="checkbox" id="${id}" data-opt="${esc(f.name)}" data-kind="bool"${f.default ? " checked" : ""}>`;
       else input = `<input id="${id}" data-opt="${esc(f.name)}" data-kind="${f.kind}" ${f.kind === "int" ? 'inputmode="numeric"' : ""} value="${esc(dflt)}" placeholder="${esc(T.default)}">`;
       return `<label for="${id}">${esc(label)}</label>${input}<div class="help">${esc(help)}</div>`;
     }).join("");
     $("names").innerHTML = Array.from({ length: g.num_seats }, (_, i) => `<input class="pname" maxlength="40" placeholder="${esc(T.seat.replace("{n}", i + 1))}">`).join("");
   }
+  // a seat setting's choices follow the names as they are typed
+  $("names").addEventListener("input", () => {
+    const typed = [...document.querySelectorAll(".pname")].map((x) => x.value.trim());
+    for (const o of $("fields").querySelectorAll("option[data-seat]")) {
+      const i = Number(o.dataset.seat);
+      o.textContent = typed[i] || T.seat.replace("{n}", i + 1);
+    }
+  });
   $("game").onchange = fillFields;
   $("start").onclick = () => {
     const options = {};
@@ -165,7 +178,7 @@
       const k = el.dataset.opt, kind = el.dataset.kind;
       if (kind === "bool") options[k] = el.checked;
       else if (el.value === "") continue;
-      else options[k] = kind === "int" && /^-?\d+$/.test(el.value) ? parseInt(el.value, 10) : el.value;
+      else options[k] = (kind === "int" || kind === "seat") && /^-?\d+$/.test(el.value) ? parseInt(el.value, 10) : el.value;
     }
     const names = [...document.querySelectorAll(".pname")].map((x, i) => x.value.trim() || String(i + 1));
     act("new_game" + (lang ? "?lang=" + encodeURIComponent(lang) : ""), { game: $("game").value, options, names });

@@ -29,8 +29,9 @@
     if (sides.length * 2 === n) return sides.map((_, i) => seatName(st, i) + " + " + seatName(st, i + sides.length));
     return sides.map((s, i) => s || fmt(T.side, { n: i + 1 }));
   }
-  function settingText(k, v) {
+  function settingText(k, v, st) {
     const name = (T.settings && T.settings[k]) || k;
+    if ((T.seat_settings || []).includes(k) && v !== null && v !== undefined) return name + ": " + seatName(st, Number(v));
     // a choice's own words first (T.setting_values), then the shared ones (yes/no …)
     const val = ((T.setting_values || {})[k] || {})[String(v)] || (T.values && T.values[String(v)]) || String(v);
     return name + ": " + val;
@@ -40,7 +41,7 @@
     $("title").textContent = v ? ((T.games && T.games[v.game]) || v.title) : T.no_game;
     const changed = v ? Object.entries(v.changed_settings || {}) : [];
     $("rules").innerHTML = !v ? "" : changed.length
-      ? changed.map(([k, x]) => `<span class="chip">${esc(settingText(k, x))}</span>`).join("")
+      ? changed.map(([k, x]) => `<span class="chip">${esc(settingText(k, x, st))}</span>`).join("")
       : `<span class="chip dim">${esc(T.rules_default)}</span>` +
         (v.settings && v.settings.game_type ? `<span class="chip dim">${esc(settingText("game_type", v.settings.game_type))}</span>` : "");
     // the dealer's ● beside a name, explained: «раздача 3 · ● сдаёт Аня»
