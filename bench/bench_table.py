@@ -49,7 +49,7 @@ def latency(bundle_dir: Path, seconds: float) -> None:
         fed: list[float] = []
         committed: list[float] = []
 
-        def on_state(state: dict) -> None:
+        def on_state(state: object) -> None:
             g = ctl.game
             if g is not None and g.raw_log and g.raw_log[-1].kind == "shoe" and \
                     sum(1 for e in g.raw_log if e.kind == "shoe") > len(committed):

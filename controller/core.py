@@ -172,7 +172,7 @@ class ResumeError(RuntimeError):
     """The game in the log cannot be rebuilt (the log was edited or written by two tables)."""
 
 
-Listener = Callable[[dict[str, Any]], None]
+Listener = Callable[[PublicState], None]  # called after each change with the new public state
 
 
 class Controller:
@@ -235,7 +235,7 @@ class Controller:
     def _publish(self) -> None:
         if not self._listeners:
             return
-        snapshot = self.public_state()
+        snapshot = self.public()
         for listener in list(self._listeners):
             try:
                 listener(snapshot)
@@ -247,17 +247,16 @@ class Controller:
         with self._lock:
             return table_view(self.game) if self.game is not None else None
 
-    def public_state(self) -> dict[str, Any]:
-        """Everything a display may show, with the log's sequence number. No hidden cards. The
-        JSON of ``controller.public.PublicState`` (what :meth:`public` gives typed)."""
+    def public(self) -> PublicState:
+        """Everything a display may show, with the log's sequence number; no hidden cards. What
+        the listeners (displays, speech, the panels' LEDs) get after each change."""
         with self._lock:
-            view = self.view()
             st = self.state
-            return {
+            return PublicState.model_validate({
                 "seq": self.seq,
                 "game_id": self.game_id,
                 "names": list(self.names),
-                "view": view.model_dump(mode="json") if view else None,
+                "view": self.view(),
                 "pending": st.public_pending(),
                 "cursor": st.public_cursor(),
                 "last_trick": list(st.last_trick),
@@ -266,11 +265,11 @@ class Controller:
                 "log_error": self.log_error,
                 "held": len(self._held),  # inputs waiting for the log
                 "devices": copy.deepcopy(self.devices),
-            }
+            })
 
-    def public(self) -> PublicState:
-        """:meth:`public_state` as the typed model (``controller.public``)."""
-        return PublicState.model_validate(self.public_state())
+    def public_state(self) -> dict[str, Any]:
+        """:meth:`public` as the JSON object ``/api/state`` and ``/ws`` send."""
+        return self.public().to_json()
 
     def admin_state(self) -> dict[str, Any]:
         """The public state plus what only the organiser sees: a pending card's candidates."""

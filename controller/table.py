@@ -29,6 +29,7 @@ from controller.footage import Bundle, timed_frames
 from controller.inputs import Button, CameraNote, ShoeCard, parse_input
 from controller.inputs import Placed as PlacedInput
 from controller.inputs import Removed as RemovedInput
+from controller.public import PublicState
 from engine.view import current_trick
 from vision.cards import UNKNOWN, ReaderFlag, is_card_code
 from vision.reader import CardEvent, ShoeReader
@@ -117,13 +118,14 @@ class ShoeLoop:
             (check.why if check is not None else "never checked") + "; every card read below "
             f"{UNVERIFIED_BAR} is confirmed on this page"})
 
-    def current_deal(self) -> tuple[Any, Any]:
-        """(deal, Durak game number) now; looked up again only when the log moved on."""
+    def current_deal(self) -> Any:
+        """The deal's number now (Durak: its game's); looked up again only when the log moved
+        on."""
         seq = self.controller.seq
         if self._deal_at[0] != seq:
             g = self.controller.game
             d = {} if g is None else g.describe()
-            self._deal_at = (seq, (d.get("deal"), d.get("game") if g and g.name == "durak2" else None))
+            self._deal_at = (seq, d.get("deal"))
         return self._deal_at[1]
 
     def frame(self, t: float, frame_no: int, frame: np.ndarray) -> None:
@@ -517,22 +519,22 @@ class PanelLink:
         self.controller.set_device(f"panel {panel_id}", {
             "kind": "panel", "state": "error", "seat": seat, "detail": detail})
 
-    def _on_state(self, state: dict[str, Any]) -> None:
-        view = state.get("view") or {}
-        n = int(view.get("num_seats") or 0)
+    def _on_state(self, state: PublicState) -> None:
+        view = state.view
+        if view is None:
+            return
         trump_colour = {"C": (0, 255, 0), "S": (0, 0, 255), "D": (255, 128, 0), "H": (255, 0, 0)}
-        last = view.get("last_verdict") or {}
-        offender = None
-        if last and not last.get("legal", True):
-            offender = _seat_of(last.get("event", ""))
-        waiting = state.get("pending") is not None
-        for seat in range(n):
+        last = view.last_verdict
+        offender = _seat_of(last.event) if last is not None and not last.legal else None
+        waiting = state.pending is not None
+        trump = view.trump or ""
+        for seat in range(view.num_seats):
             wanted = {
-                "turn": ("on" if view.get("to_act") == seat else "off", (255, 255, 255)),
-                "trump": ("on" if view.get("trump") in trump_colour else "off",
-                          trump_colour.get(view.get("trump") or "", (255, 255, 255))),
+                "turn": ("on" if view.to_act == seat else "off", (255, 255, 255)),
+                "trump": ("on" if trump in trump_colour else "off",
+                          trump_colour.get(trump, (255, 255, 255))),
                 "illegal": ("blink" if offender == seat else "off", (255, 0, 0)),
-                "error": ("pulse" if waiting else "on" if state.get("log_error") else "off",
+                "error": ("pulse" if waiting else "on" if state.log_error else "off",
                           (255, 160, 0)),
             }
             for led, (mode, colour) in wanted.items():
@@ -559,7 +561,7 @@ class DealerLink:
                       else dealer_panel(gpio, self._pressed, factory=factory))
         self._shown: tuple[bool, str] | None = None
         self._unsubscribe = controller.subscribe(self._on_state)
-        self._on_state(controller.public_state())
+        self._on_state(controller.public())
 
     def _pressed(self, name: str) -> None:
         try:
@@ -567,9 +569,9 @@ class DealerLink:
         except Exception:
             log.exception("dealer button %s failed", name)
 
-    def _on_state(self, state: dict[str, Any]) -> None:
-        attention = "on" if state.get("log_error") else "blink" if state.get("pending") else "off"
-        shown = (state.get("game_id") is not None, attention)
+    def _on_state(self, state: PublicState) -> None:
+        attention = "on" if state.log_error else "blink" if state.pending else "off"
+        shown = (state.game_id is not None, attention)
         if shown != self._shown:
             self._shown = shown
             self.panel.show(*shown)

@@ -828,16 +828,12 @@ class Durak2(Game):
         return [TrickCard(seat=att if att is not None else 0, card=a, covered_by=c)
                 for a, c in d.get("table") or []]
 
-    def view_deal(self, d: dict[str, Any]) -> int | None:
-        number = d.get("game")  # a Durak partie is counted in games, not deals
-        return number if isinstance(number, int) else None
-
     def describe(self) -> dict[str, Any]:
         out = super().describe()
         out.update({
             "phase": self.phase,
             "game_type": self.game_type,
-            "game": self.game_no,
+            "deal": self.game_no,  # a Durak partie is counted in games: its game is the deal
             "dealer": self.dealer,
             "trump": SUITS[self.trump] if self.trump >= 0 else None,
             "trump_card": CARDS[self.trump_card].code if self.trump_card >= 0 else None,
@@ -851,7 +847,7 @@ class Durak2(Game):
             "cap": self.cap,
             "hand_sizes": [h.bit_count() for h in self.hands],
             "discard": self.discard.bit_count(),
-            "points": list(self.points),
+            "totals": list(self.points),
             "redeals": self.redeals,
             "bout": self.bout,
             "fouls": [f._asdict() for f in self.fouls]

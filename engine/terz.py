@@ -1042,7 +1042,7 @@ class Terz(Game):
             "phase": PHASE_NAMES[self.phase],
             "stage": STAGE_NAMES[self.stage] if self.phase is PH_PLAY else None,
             "trump": self.trump_suit,
-            "turned": BY_INDEX[self.turned].code if self.turned >= 0 else None,
+            "trump_card": BY_INDEX[self.turned].code if self.turned >= 0 else None,
             "talon": self.talon,
             "hand_sizes": [h.bit_count() for h in self.hands],
             "leader": self.leader,
@@ -1052,12 +1052,13 @@ class Terz(Game):
             "pending_declaration": None if pend is None else {
                 "seat": pend[0], "group": group_name(pend[1]), "value": self.group_value(pend[1])},
             "tricks": list(self.tricks),
-            "declared": [sum(p for side, _w, p, _r, _ref in self.items if side == k) for k in (0, 1)],
+            "declared_points": [sum(p for side, _w, p, _r, _ref in self.items if side == k)
+                                for k in (0, 1)],
             "totals": list(self.totals),
             "winner": self.winner,
             "confirmed": list(self.confirmed),
-            "fouls": [{"seat": f.seat, "kind": f.kind, "message": f.message, "counted": f.counted}
-                      for f in self.fouls],
+            "fouls": [{"seat": f.seat, "kind": f.kind, "rule": f.rule, "message": f.message,
+                       "counted": f.counted} for f in self.fouls],
         })
         return out
 

@@ -144,15 +144,15 @@ def event_label(event: Event) -> str:
 
 def _fouls(d: dict[str, Any]) -> list[FoulView]:
     out = []
-    for f in d.get("illegal_plays") or d.get("fouls") or []:
-        out.append(FoulView(seat=f.get("seat"), card=f.get("card"), rule=f.get("rule") or f.get("kind", ""),
+    for f in d.get("fouls") or []:
+        out.append(FoulView(seat=f.get("seat"), card=f.get("card"), rule=f.get("rule", ""),
                             message=f.get("message", "")))
     return out
 
 
 _COMMON = {"game", "to_act", "expects_shoe", "over", "phase", "deal", "dealer", "trump",
-           "trump_card", "contract", "table", "hand_sizes", "declared", "bella", "illegal_plays",
-           "fouls", "totals", "scores", "winner", "result"}
+           "trump_card", "contract", "table", "hand_sizes", "declared", "bella", "fouls", "totals",
+           "scores", "winner", "result"}
 
 
 def outcome(game: Game) -> Outcome:
@@ -180,7 +180,7 @@ def table_view(game: Game) -> TableView:
         shoe_due=game.shoe_due(),
         over=bool(game.is_over),
         trump=game.view_trump(d),
-        trump_card=d.get("trump_card") or d.get("turned"),
+        trump_card=d.get("trump_card"),
         contract=d.get("contract"),
         trick=game.view_trick(d),
         hand_sizes=list(d.get("hand_sizes") or []),

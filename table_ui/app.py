@@ -131,7 +131,7 @@ def create_app(controller: Controller, *, admin_pin_hash: str | None = None,
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         loop = asyncio.get_running_loop()
-        hub.attach(loop, controller.public_state())
+        hub.attach(loop, controller.public())
         unsubscribe = controller.subscribe(hub.publish)
         mute = speaker.attach(controller) if speaker is not None else None
         try:

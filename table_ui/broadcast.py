@@ -19,6 +19,8 @@ import threading
 import time
 from typing import Any
 
+from controller.public import PublicState
+
 log = logging.getLogger("cardtable.table_ui")
 
 QUEUE_SIZE = 16
@@ -53,21 +55,22 @@ class Hub:
         self.latest: dict[str, Any] | None = None
         self.latest_text: str | None = None
         self.published = 0
-        self._pending: dict[str, Any] | None = None
+        self._pending: PublicState | None = None
         self._scheduled = False
         self._lock = threading.Lock()
 
-    def attach(self, loop: asyncio.AbstractEventLoop, state: dict[str, Any]) -> None:
+    def attach(self, loop: asyncio.AbstractEventLoop, state: PublicState) -> None:
         self.loop = loop
-        self._set_latest(state)
+        self._set_latest(state.to_json())
 
     def _set_latest(self, state: dict[str, Any]) -> None:
         self.latest = state
         self.latest_text = state_message(state)
 
     # -- controller thread ------------------------------------------------------------------
-    def publish(self, state: dict[str, Any]) -> None:
-        """The controller's listener: hand the snapshot to the event loop, nothing more."""
+    def publish(self, state: PublicState) -> None:
+        """The controller's listener: hand the snapshot to the event loop, nothing more (its JSON
+        is made there)."""
         loop = self.loop
         if loop is None:
             return
@@ -83,7 +86,7 @@ class Hub:
         with self._lock:
             state, self._pending, self._scheduled = self._pending, None, False
         if state is not None:
-            self._fanout(state)
+            self._fanout(state.to_json())
 
     # -- event loop -------------------------------------------------------------------------
     def _fanout(self, state: dict[str, Any]) -> None:

@@ -81,7 +81,7 @@ def deal_plan(name: str, options: dict[str, Any] | None = None) -> list[Step]:
 
 
 def _deal_no(game: Game) -> Any:
-    return game.describe().get("deal")
+    return game.view_deal(game.describe())
 
 
 @functools.cache

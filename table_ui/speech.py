@@ -24,6 +24,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
+from controller.public import AlertView, PublicState
+from engine.view import DealLine
 from table_ui import i18n
 
 log = logging.getLogger("cardtable.table_ui")
@@ -182,51 +184,50 @@ class Speaker:
     # -- wiring ---------------------------------------------------------------------------------
     def attach(self, controller: Any) -> Callable[[], None]:
         """Subscribe to the controller (primed with its current state); returns unsubscribe."""
-        self.prime(controller.public_state())
+        self.prime(controller.public())
         unsubscribe: Callable[[], None] = controller.subscribe(self)
         return unsubscribe
 
-    def prime(self, state: dict[str, Any]) -> None:
+    def prime(self, state: PublicState) -> None:
         with self._lock:
             self._remember(state)
             self._primed = True
 
-    def __call__(self, state: dict[str, Any]) -> None:
+    def __call__(self, state: PublicState) -> None:
         """The controller's listener: quick (deciding and queueing only)."""
         for text in self.decide(state):
             self.spoken.append(text)
             self.sink.say(text)
 
     # -- deciding -------------------------------------------------------------------------------
-    def _remember(self, state: dict[str, Any]) -> None:
-        view = state.get("view") or {}
-        self._game = state.get("game_id")
-        self._trump = view.get("trump")
-        self._deals = len(view.get("deals") or [])
-        seqs = [a.get("seq") or 0 for a in state.get("alerts") or []]
+    def _remember(self, state: PublicState) -> None:
+        view = state.view
+        self._game = state.game_id
+        self._trump = view.trump if view else None
+        self._deals = len(view.deals) if view else 0
+        seqs = [a.seq for a in state.alerts]
         self._alert_seq = max(seqs, default=self._alert_seq if self._primed else -1)
 
-    def decide(self, state: dict[str, Any]) -> list[str]:
+    def decide(self, state: PublicState) -> list[str]:
         """The phrases this snapshot calls for (and remember it)."""
         with self._lock:
             if not self._primed:
                 self._remember(state)
                 self._primed = True
                 return []
-            view = state.get("view") or {}
+            view = state.view
             out: list[str] = []
-            if state.get("game_id") != self._game:  # a new game: all its news is new
-                self._game, self._trump, self._deals = state.get("game_id"), None, 0
-            for a in state.get("alerts") or []:
-                if (a.get("seq") or 0) > self._alert_seq and a.get("level") == "illegal":
+            if state.game_id != self._game:  # a new game: all its news is new
+                self._game, self._trump, self._deals = state.game_id, None, 0
+            for a in state.alerts:
+                if a.seq > self._alert_seq and a.level == "illegal":
                     out.append(self.illegal_phrase(state, a))
-            seqs = [a.get("seq") or 0 for a in state.get("alerts") or []]
-            self._alert_seq = max([self._alert_seq, *seqs])
-            trump = view.get("trump")
+            self._alert_seq = max([self._alert_seq, *(a.seq for a in state.alerts)])
+            trump = view.trump if view else None
             if trump and trump != self._trump:
                 out.append(self.trump_phrase(trump))
             self._trump = trump
-            deals = view.get("deals") or []
+            deals = view.deals if view else []
             if len(deals) > self._deals:
                 out.extend(self.deal_phrase(state, d, i == len(deals) - 1)
                            for i, d in enumerate(deals) if i >= self._deals)
@@ -243,20 +244,19 @@ class Speaker:
             return self._fmt("say_trump", suit=self.T["suits"][trump])
         return self._fmt("all_trump" if trump == "all" else "say_no_trump")
 
-    def _seat(self, state: dict[str, Any], seat: int) -> str:
-        names = state.get("names") or []
+    def _seat(self, state: PublicState, seat: int) -> str:
+        names = state.names
         return names[seat] if 0 <= seat < len(names) and names[seat] else self._fmt(
             "seat", n=seat + 1)
 
-    def illegal_phrase(self, state: dict[str, Any], alert: dict[str, Any]) -> str:
-        seat = alert.get("seat")
-        if isinstance(seat, int):
-            return self._fmt("say_illegal_by", name=self._seat(state, seat))
+    def illegal_phrase(self, state: PublicState, alert: AlertView) -> str:
+        if alert.seat is not None:
+            return self._fmt("say_illegal_by", name=self._seat(state, alert.seat))
         return self._fmt("say_illegal")
 
-    def side_names(self, state: dict[str, Any]) -> list[str]:
-        view = state.get("view") or {}
-        n, sides = int(view.get("num_seats") or 0), list(view.get("sides") or [])
+    def side_names(self, state: PublicState) -> list[str]:
+        view = state.view
+        n, sides = (view.num_seats, view.sides) if view else (0, [])
         if len(sides) == n:
             return [self._seat(state, i) for i in range(n)]
         if len(sides) * 2 == n:
@@ -265,12 +265,12 @@ class Speaker:
                     for i in range(len(sides))]
         return [self._fmt("side", n=i + 1) for i in range(len(sides))]
 
-    def deal_phrase(self, state: dict[str, Any], deal: dict[str, Any], last: bool) -> str:
+    def deal_phrase(self, state: PublicState, deal: DealLine, last: bool) -> str:
         names = self.side_names(state)
         points = ", ".join(f"{names[i] if i < len(names) else i + 1} {p}"
-                           for i, p in enumerate(deal.get("points") or []))
-        text = self._fmt("say_deal", n=deal.get("number", ""), points=points)
-        totals = (state.get("view") or {}).get("totals") or []
+                           for i, p in enumerate(deal.points))
+        text = self._fmt("say_deal", n=deal.number, points=points)
+        totals = state.view.totals if state.view else []
         if last and totals:
             text += " " + self._fmt("say_totals", points=", ".join(
                 f"{names[i] if i < len(names) else i + 1} {t}" for i, t in enumerate(totals)))

@@ -33,12 +33,12 @@ def shoe(game: Belot2, codes: list[str]) -> None:
 def test_shoe_protocol_and_second_open_card_is_the_next_shoe_card_not_the_bottom_card_of_seed_000() -> None:
     g = Belot2()  # seat 0 deals: seat 1 is the non-dealer
     shoe(g, SHOE20[:12])
-    assert g.expects_shoe and g.describe()["turned"] is None
+    assert g.expects_shoe and g.describe()["trump_card"] is None
     # Cards 1-3 and 7-9 to the non-dealer, 4-6 and 10-12 to the dealer.
     assert g.hands[1] == mask("AS KS QS 8S 7S AH")
     assert g.hands[0] == mask("JS TS 9S KH QH JH")
     shoe(g, SHOE20[12:13])
-    assert g.describe()["turned"] == "TH" and not g.expects_shoe and g.to_act() == 1
+    assert g.describe()["trump_card"] == "TH" and not g.expects_shoe and g.to_act() == 1
     g.apply(ev("1 bid play"))
     shoe(g, SHOE20[13:19])
     # Cards 14-16 to the non-dealer, 17-19 to the dealer; card 20 is the second open card.
@@ -340,7 +340,7 @@ def test_describe_and_score_sheet_name_the_state() -> None:
     first, _ = shoe_order(g, SWEEP, SWEEP_TURNED)
     shoe(g, first)
     d = g.describe()
-    assert d["phase"] == "bidding" and d["turned"] == "TH" and d["hand_sizes"] == [6, 6]
+    assert d["phase"] == "bidding" and d["trump_card"] == "TH" and d["hand_sizes"] == [6, 6]
     assert d["to_act"] == 1 and d["target"] == 301
     sheet = g.score_sheet()
     assert not sheet.finished and sheet.options["game_type"] == "301"
@@ -361,7 +361,7 @@ def test_penalize_records_the_illegal_play_and_play_goes_on() -> None:
     plays(g, "1 AS")
     verdict = g.record(ev("0 play 7H"))
     assert not verdict.legal and verdict.rule == "follow-suit"
-    assert g.describe()["illegal_plays"] == [
+    assert g.describe()["fouls"] == [
         {"seat": 0, "card": "7H", "rule": "follow-suit", "trick": 1,
          "message": "held ♠, did not follow suit to A♠ with 7♥", "claimed": False}]
     assert g.to_act() == 0  # 7H trumped the ace: seat 0 won the trick and leads
@@ -396,7 +396,7 @@ def test_the_example_record_in_the_docs_replays_as_documented() -> None:
     # After the swap seat 0 holds TH, the 7H lies face up, and seat 1 has led JH.
     assert g.hands[0] == mask("TH 8H QH 7S 8S 9S 7C 8C 9C")
     assert g.hands[1] == mask("9H AH AS TS KS AC TC KC")
-    assert g.describe()["turned"] == "7H" and g.describe()["table"] == ["JH"]
+    assert g.describe()["trump_card"] == "7H" and g.describe()["table"] == ["JH"]
     assert g.describe()["second_open"] == "KD" and g.to_act() == 0
 
 

@@ -264,7 +264,7 @@ def test_seven_swap_when_the_seven_came_in_the_second_batch() -> None:
     assert ev("0 bella") not in g.legal_actions(0)  # only KH so far
     g.apply(ev("0 swap 7H"))
     assert "QH" in [c.code for c in g.hand(0)] and "7H" not in [c.code for c in g.hand(0)]
-    assert g.describe()["turned"] == "7H"
+    assert g.describe()["trump_card"] == "7H"
     g.apply(ev("0 bella"))  # the swap brought QH to KH
     plays(g, SWEEP_PLAY_1_LEADS.replace("0 7H", "0 8H", 1).replace("0 8H 1 AH", "0 KH 1 AH")
           .replace("1 9H 0 8H", "1 9H 0 KH"))

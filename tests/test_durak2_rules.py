@@ -305,7 +305,7 @@ def test_long_game_winner_attacks_first_and_the_loser_deals() -> None:
     # cards 1-3 and 7-9. Seat 1 attacks first as the winner, even though no one holds a trump
     # (no redeal in later games).
     assert not game.is_over and game.expects_shoe
-    assert game.describe()["dealer"] == 0 and game.describe()["game"] == 2
+    assert game.describe()["dealer"] == 0 and game.describe()["deal"] == 2
     run(game, shoe("6C 6D 6H 7C 7D 7H 8C 8D 8H 9C 9D 9H AS"))
     assert hand(game, 1) == codes("6C 6D 6H 8C 8D 8H")
     assert game.describe()["redeals"] == 0
@@ -412,7 +412,7 @@ def test_long_game_after_a_drawn_game_no_point_other_dealer_lowest_trump_again()
                "0 play KH", "1 beat AS KH", "0 done", "1 play 7H", "0 beat 8S 7H", "1 done"])
     # Both out: a draw, 0-0, the partie goes on (3 wins needed).
     assert not game.is_over and game.score_sheet().totals == [0, 0]
-    assert game.describe()["game"] == 2 and game.describe()["dealer"] == 0
+    assert game.describe()["deal"] == 2 and game.describe()["dealer"] == 0
     # Dealer seat 0: seat 1 gets cards 1-3 and 7-9. No spade dealt: redeal.
     run(game, shoe("6C 6D 6H 7C 7D 7H 8C 8D 8H 9C 9D 9H AS"))
     assert game.describe()["redeals"] == 1 and game.expects_shoe

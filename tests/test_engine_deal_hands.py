@@ -29,7 +29,7 @@ def test_durak_gets_the_hands_asked_for_and_the_turned_trump() -> None:
 def test_belot_in_two_batches_around_the_bidding() -> None:
     g = Belot2(game_type="301")
     deal_hands(g, {1: "JH 9H AH AS TS KS", 0: "7H 8H QH 7S 8S 9S"}, "TH")
-    assert g.describe()["turned"] == "TH" and g.to_act() == 1  # bidding, seat 1 first
+    assert g.describe()["trump_card"] == "TH" and g.to_act() == 1  # bidding, seat 1 first
     g.apply(ev("1 bid play"))
     deal_hands(g, {1: "AC TC KC", 0: "7C 8C 9C"}, "8D")  # second batch, second open card
     assert codes(g, 1) == {"JH", "9H", "AH", "AS", "TS", "KS", "AC", "TC", "KC"}

@@ -21,7 +21,7 @@ NAMES = {"belot2": 2, "durak2": 2, "joker": 4, "bazar": 4, "terz": 2}
 def test_every_published_state_is_a_public_state(make_controller, game: str) -> None:
     assert set(NAMES) == set(GAMES)
     ctl = make_controller(game, {}, [f"Игрок {i + 1}" for i in range(NAMES[game])])
-    published: list[dict] = []
+    published: list[PublicState] = []  # what the listeners (displays, speech, LEDs) get
     ctl.subscribe(published.append)
     rng = random.Random(game)
     for _ in range(400):
@@ -30,8 +30,10 @@ def test_every_published_state_is_a_public_state(make_controller, game: str) -> 
         ctl.submit(random_input(ctl, rng.randrange))
     assert len(published) > 50
     seen = set()
-    for state in [*published, ctl.public_state(), ctl.admin_state()]:
-        model = PublicState.model_validate(state)
+    assert all(isinstance(p, PublicState) for p in published)
+    assert [p.seq for p in published] == sorted(p.seq for p in published)  # in log order
+    for state in [*(p.to_json() for p in published), ctl.public_state(), ctl.admin_state()]:
+        model = PublicState.model_validate(state)  # the JSON the pages get is the model's
         assert model.to_json()["seq"] == state["seq"]
         seen |= {k for k in ("pending", "cursor", "view") if state.get(k)}
         for alert in model.alerts:

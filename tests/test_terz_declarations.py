@@ -23,7 +23,7 @@ from engine.terz import Terz, declare_event
 #   seat 1: 9-10-J♥ (терц от В♥), 7-8-9♣ (терц от 9♣), К♦ Д♦ (the trump marriage), Т♠
 #   seat 0: 7-8-9♦ (a trump терц от 9♦), 10♠ В♠, 7♥ 8♥, Т♣ К♣
 def declared(game: Terz) -> list[int]:
-    return game.describe()["declared"]
+    return game.describe()["declared_points"]
 
 
 def test_a_group_not_beaten_scores_for_the_declarer() -> None:

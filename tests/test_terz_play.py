@@ -60,7 +60,7 @@ def test_deal_protocol_packets_of_three_dealer_last_then_the_turned_trump() -> N
     assert hand(game, 0) == set(ORDER_32[3:6] + ORDER_32[9:12] + ORDER_32[15:18])
     game.apply(shoe(ORDER_32[18]))   # card 19 is turned: 9♥, hearts are trumps
     d = game.describe()
-    assert d["trump"] == "H" and d["turned"] == "9H" and d["talon"] == 14   # 13 in the shoe + 9♥
+    assert d["trump"] == "H" and d["trump_card"] == "9H" and d["talon"] == 14   # 13 in the shoe + 9♥
     assert d["hand_sizes"] == [9, 9] and not game.expects_shoe
     assert game.to_act() == 1        # the dealer's opponent leads
     assert len(game.unseen_cards()) == 13
@@ -105,7 +105,7 @@ def test_refill_trick_winner_first_and_the_turned_card_drawn_last() -> None:
     deal(game, SEAT1, SEAT0, TURNED)
     run(game, *FIRST_SEVEN)
     assert "QH" in hand(game, 1) and "7S" in hand(game, 0)
-    assert game.describe()["turned"] is None and game.talon == 0 and game.unseen_cards() == []
+    assert game.describe()["trump_card"] is None and game.talon == 0 and game.unseen_cards() == []
 
 
 def test_refill_loser_first_setting() -> None:
@@ -123,7 +123,7 @@ def test_the_trump_seven_replaces_the_turned_card_at_any_time() -> None:
     assert Event("swap", 0, (card("7D"),)) in game.legal_actions()
     run(game, "0 swap 7D")                      # out of turn is fine: «в любой момент»
     assert "TD" in hand(game, 0) and "7D" not in hand(game, 0)
-    assert game.describe()["turned"] == "7D" and game.to_act() == 1
+    assert game.describe()["trump_card"] == "7D" and game.to_act() == 1
     with untouched(game), pytest.raises(CardNotInHandError):
         game.apply(ev("0 swap 7D"))             # it lies beside the talon now
 
@@ -146,7 +146,7 @@ def test_the_swapped_seven_is_what_the_last_drawer_takes() -> None:
     game = Terz()
     deal(game, SEAT1, SEAT0.replace("KC", "7S"), "8S")
     run(game, "0 swap 7S")
-    assert "8S" in hand(game, 0) and game.describe()["turned"] == "7S"
+    assert "8S" in hand(game, 0) and game.describe()["trump_card"] == "7S"
     run(game, *[line.replace("shoe 8S", "shoe KC") for line in FIRST_SEVEN])
     assert "7S" in hand(game, 0) and "8S" in hand(game, 0) and game.talon == 0
 

@@ -57,7 +57,7 @@ def test_cards_are_conserved_at_every_step(seed: int, options: dict) -> None:
         d = game.describe()
         in_hands = len(game.hand(0)) + len(game.hand(1))
         played = sum(game.tricks) * 2 + len(d["table"])
-        assert in_hands + played + (d["turned"] is not None) + len(game.unseen_cards()) == 32
+        assert in_hands + played + (d["trump_card"] is not None) + len(game.unseen_cards()) == 32
         assert game.problems() == []
         actions = game.legal_actions()
         game.apply(actions[rng.randrange(len(actions))])

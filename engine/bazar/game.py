@@ -905,7 +905,7 @@ class BazarBelot(Game):
             constructions=[(c[0], label(c)) for c in self.constructions],
             constructions_winner=self.constr_winner if self.trick_no else None,
             cancelled_by_ramki8=self.cancel_all,
-            belas=list(self.belas),
+            bella=[pair for pair in (0, 1) for _ in range(self.belas[pair])],  # sides, as Belot
             totals=list(self.totals),
             winner=self.winner if self.phase is OVER else None,
         )

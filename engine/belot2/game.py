@@ -806,7 +806,7 @@ class Belot2(Game):
             dealer=self.dealer,
             first_speaker=self.first,
             bidding_round=self.bid_round if self.phase == BID else None,
-            turned=BY_INDEX[self.turned].code if self.turned >= 0 else None,
+            trump_card=BY_INDEX[self.turned].code if self.turned >= 0 else None,
             second_open=BY_INDEX[self.second].code if self.second >= 0 else None,
             trump=self.trump_suit,
             declarer=self.declarer if self.declarer >= 0 else None,
@@ -817,9 +817,9 @@ class Belot2(Game):
             declared=[{"seat": s, "cards": [c.code for c in cards_of(m)], "length": ln}
                       for s, m, ln, _t, _s in self.declared],
             bella=[s for s in (0, 1) if self.bella[s]],
-            illegal_plays=[{"seat": s, "card": BY_INDEX[i].code, "rule": r, "trick": t, "message": m,
-                            "claimed": (s, i, r, t, m) in self.fouls_claimed}
-                           for s, i, r, t, m in self.fouls],
+            fouls=[{"seat": s, "card": BY_INDEX[i].code, "rule": r, "trick": t, "message": m,
+                    "claimed": (s, i, r, t, m) in self.fouls_claimed}
+                   for s, i, r, t, m in self.fouls],
             totals=list(self.totals),
             hanging=self.pot,
             target=self._target or None,
