@@ -299,6 +299,11 @@ class Controller:
             self._publish()
 
     @property
+    def held(self) -> int:
+        """Inputs waiting for the log (it cannot be written): the game is behind the table."""
+        return len(self._held)
+
+    @property
     def lock(self) -> threading.RLock:
         """The controller's (re-entrant) lock: hold it to look at the game and act on it as
         one step, as a club start does (no input comes in between)."""

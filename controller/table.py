@@ -210,6 +210,13 @@ class TableLoop:
 
     def _candidates(self) -> None:
         ctl = self.controller
+        if ctl.held:
+            # the log cannot be written and the inputs wait: the game is behind the table (the
+            # shoe may have dealt the next deal), so its hands are no guide. Read against the
+            # whole deck, as after a restart, until the held inputs are applied.
+            self.reader.set_candidates(None)
+            self._seq = -1
+            return
         if ctl.seq == self._seq:
             return
         self._seq = ctl.seq

@@ -124,6 +124,50 @@ def test_a_full_log_holds_inputs_loudly_and_applies_them_by_itself(small_disk: P
 
 
 @pytest.mark.timeout(180)
+def test_while_inputs_wait_for_the_log_the_table_is_read_against_the_whole_deck(
+        small_disk: Path) -> None:
+    """The game is behind the table while the log cannot be written (the shoe may be dealing
+    the next deal), so the overhead reader must not pick among the game's stale hands."""
+    from controller.footage import BUNDLES, load_bundle
+    from controller.table import TableLoop
+    from vision.table.reader import TableReader
+
+    log = GameLog(small_disk / "table.sqlite")
+    ctl = Controller(log)
+    ctl.new_game("durak2", {}, ["A", "B"])
+    game = ctl.game
+    assert game is not None
+    while game.expects_shoe:  # deal: the hands are known, the reader picks among them
+        assert ctl.submit(ShoeCard(card=game.unseen_cards()[0].code)).accepted
+    bundle = load_bundle(BUNDLES / "durak2")
+    reader = TableReader(bundle.profile(), None, 2, faces=bundle.faces())
+    loop = TableLoop(ctl, reader)
+    from vision.video import frames
+
+    assert bundle.table is not None
+    blank = next(iter(frames(bundle.table)))  # the bundle's empty table, its markers in view
+    loop.frame(0.0, 0, blank)
+    assert reader.candidates is not None and sum(map(len, reader.candidates.values())) == 12
+    filler = fill(small_disk)
+    seat = game.to_act()
+    play = next(e for e in game.legal_actions() if e.kind == "play")
+    from controller.inputs import Placed
+
+    reply = ctl.submit(Placed(seat=seat, card=play.cards[0].code, frame=1, t=0.1))
+    assert reply.held and ctl.held == 1
+    loop.frame(0.2, 2, blank)
+    assert reader.candidates is None  # the whole deck while the game is behind
+    filler.unlink()
+    deadline = time.monotonic() + 10
+    while ctl.held and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert ctl.held == 0
+    loop.frame(0.3, 3, blank)
+    assert reader.candidates is not None  # the hands again, one card fewer
+    assert sum(map(len, reader.candidates.values())) == 11
+    log.close()
+
+
 def test_a_table_started_again_on_a_full_disk_says_so_and_goes_on(small_disk: Path) -> None:
     """`cardtable run` plays, is stopped, and is started again on a disk with almost no room:
     it says on stderr that the log cannot be written, and once room returns it goes on by
