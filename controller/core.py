@@ -552,9 +552,10 @@ class _Work:
             return
         if not g.expects_shoe and not any(a.kind == "shoe" for a in g.legal_actions()):
             # (Joker's nine-card deals: the shoe may go on while trump may still be named)
+            # what the table does instead (the view's phase, worded by the display)
             self.alert("shoe-not-expected",
                        f"a card ({inp.card}) came out of the shoe, but the deal is complete "
-                       f"(seat {g.to_act()} is to act)")
+                       f"(seat {g.to_act()} is to act)", phase=table_view(g).phase)
             return
         if inp.card == "??" or inp.flag:
             self.st.pending = Pending("shoe", inp.flag or "the shoe reader is not sure of this card",

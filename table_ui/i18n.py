@@ -661,6 +661,7 @@ PHASES: dict[str, tuple[str, str]] = {
     "play": ("розыгрыш", "play"),
     "draw": ("добор", "drawing"),
     "scoring": ("подсчёт", "scoring"),
+    "score": ("подсчёт", "scoring"),
     "over": ("конец", "over"),
     "ace_draw": ("тузование", "ace draw"),
     "confirm": ("подтверждение счёта", "confirming the score"),

@@ -19,7 +19,7 @@ from vision.table.reader import Silence
 
 ROOT = Path(__file__).resolve().parents[1]
 RULE_ID = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
-PLACEHOLDERS = {"who", "card", "button", "flag", "device", "n", "seen", "size"}
+PLACEHOLDERS = {"who", "card", "button", "flag", "device", "n", "seen", "size", "phase"}
 
 
 def test_every_rule_id_has_words() -> None:
@@ -55,3 +55,25 @@ def test_the_pages_get_the_words() -> None:
 def test_every_outcome_of_a_foul_has_words() -> None:
     for lang in ("ru", "en"):
         assert set(i18n.CATALOGUE[lang]["outcomes"]) == {PENALISED, CLAIMED, LET_GO}
+
+
+def test_every_phase_of_every_game_has_words() -> None:
+    """The phase a misdealt card's alert names («…, сейчас — торговля») and the admin page shows:
+    every phase random games of the five games pass through has words in both languages."""
+    import random
+
+    from engine.registry import available_games, game_class
+
+    seen: set[str] = set()
+    for name in available_games():
+        for seed in range(3):
+            game, rng = game_class(name)({}), random.Random(seed)
+            while True:
+                seen.add(str(game.describe().get("phase")))
+                if game.is_over:
+                    break
+                actions = game.legal_actions()
+                game.apply(actions[rng.randrange(len(actions))])
+    assert {"play", "bidding"} <= seen
+    for lang in ("ru", "en"):
+        assert sorted(seen - set(i18n.catalogue(lang)["phases"])) == [], lang

@@ -109,6 +109,13 @@ def test_display_guides_the_dealer_in_the_engines_order(make_controller, browser
         page.goto(srv.url + "/?lang=en")
         wait_seq(page, ctl.seq)
         assert page.locator("#centre-note .dealing").inner_text() == "Аня deals: turn the trump card"
+        page.goto(srv.url + "/")
+        assert ctl.submit(ShoeCard(card=deck[12])).accepted  # the trump card turned
+        reply = ctl.submit(ShoeCard(card=deck[13]))  # one card too many: the bidding has begun
+        assert [x.rule for x in reply.alerts] == ["shoe-not-expected"]
+        page.wait_for_selector('#alerts .alert[data-rule="shoe-not-expected"]', timeout=10_000)
+        assert page.locator('#alerts .alert[data-rule="shoe-not-expected"]').inner_text() \
+            .endswith("карта из шуза не ожидалась: сдача окончена, сейчас — торговля")
         page.close()
 
 

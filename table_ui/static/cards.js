@@ -57,7 +57,8 @@ const Cards = (() => {
     if (!words) return a.message || a.rule || "";
     const p = a.params || {};
     return fill(words, { who: who || "", card: cardWords(p.card, ranks), button: p.button || "",
-      flag: fill((T.flags || {})[p.flag] || p.flag || "", p), device: deviceWords(T, p.device) });
+      flag: fill((T.flags || {})[p.flag] || p.flag || "", p), device: deviceWords(T, p.device),
+      phase: (T.phases || {})[p.phase] || "" });
   }
   // A score-sheet line (engine.scoresheet.Line: key, params, the engine's English text) in the
   // page's language from T.sheet_lines (table_ui/sheet_texts.py); the engine's sentence where the
