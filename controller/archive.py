@@ -19,8 +19,10 @@ import contextlib
 import json
 import logging
 import shutil
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 import cv2
 import numpy as np
@@ -39,6 +41,22 @@ def free_bytes(root: Path) -> int:
         return shutil.disk_usage(root if root.exists() else root.parent).free
     except OSError:
         return 0
+
+
+T = TypeVar("T")
+
+
+def make_room(free: Callable[[], int], reserve: int, oldest_first: Iterable[T],
+              remove: Callable[[T], object]) -> bool:
+    """Whether ``reserve`` bytes are free, after removing the oldest items one by one if need
+    be (the footage archive's clips, the recorder's games: the one disk rule of both)."""
+    if free() >= reserve:
+        return True
+    for item in oldest_first:
+        remove(item)
+        if free() >= reserve:
+            return True
+    return False
 
 
 @dataclass
@@ -117,14 +135,10 @@ class FootageArchive:
     def _room(self) -> bool:
         """Whether footage may use the disk now: above the reserve, after removing the oldest
         clips if need be."""
-        if self.free() >= self.free_reserve:
+        current = self._current.path if self._current is not None else None
+        if make_room(self.free, self.free_reserve,
+                     (c for c in self._oldest_first() if c.path != current), self._remove):
             return True
-        for clip in self._oldest_first():
-            if self._current is not None and clip.path == self._current.path:
-                continue
-            self._remove(clip)
-            if self.free() >= self.free_reserve:
-                return True
         self.starved += 1
         log.warning("footage archive: less than %d MB free on the disk; no footage until "
                     "there is (the table log keeps the space)", self.free_reserve // 1024**2)

@@ -40,7 +40,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from controller.archive import CHECK_EVERY, FREE_RESERVE, free_bytes
+from controller.archive import CHECK_EVERY, FREE_RESERVE, free_bytes, make_room
 
 log = logging.getLogger("cardtable.recorder")
 
@@ -229,17 +229,12 @@ class Recorder:
     def _room(self) -> bool:
         """Whether a frame may be kept: the free space above the reserve, after removing the
         oldest other games' recordings if need be."""
-        if self.free() >= self.free_reserve:
+        if make_room(self.free, self.free_reserve,
+                     (g for g in self.games() if g != self._game), self._remove):
             if self._no_room:
                 log.warning("recording: there is room again")
             self._no_room = False
             return True
-        for game_id in self.games():
-            if game_id == self._game:
-                continue
-            self._remove(game_id)
-            if self.free() >= self.free_reserve:
-                return True
         if not self._no_room:
             log.warning("recording: less than %d MB free on the disk; nothing is recorded until "
                         "there is (the table log keeps the space)", self.free_reserve // 1024**2)
