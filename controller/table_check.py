@@ -26,7 +26,7 @@ import numpy as np
 
 from vision.profile import DeckProfile
 from vision.table.calibrate import Calibration, save_calibration
-from vision.table.check import CheckResult, card_ru, run_check
+from vision.table.check import BadRequest, CheckResult, check_request, run_check
 from vision.table.faces import Faces
 
 log = logging.getLogger("cardtable.table_check")
@@ -73,18 +73,10 @@ class LiveCheck:
         """Ask for a check with ``cards[i]`` laid in seat ``i``'s zone; Refusal if it cannot
         run now. It begins with the camera's next frame."""
         cards = [c.strip().upper() for c in cards]
-        if len(cards) not in (2, 4):
-            raise Refusal("check-seats", f"назовите по карте на каждое место: 2 или 4 карты, "
-                          f"а названо {len(cards)}",
-                          f"name one card per seat: 2 or 4 cards, {len(cards)} named")
-        if len(set(cards)) != len(cards):
-            raise Refusal("check-same-card", "назовите для каждого места другую карту",
-                          "name a different card for each seat")
-        codes = {c.code for c in self.profile.cards}
-        if missing := [c for c in cards if c not in codes]:
-            raise Refusal("check-not-in-deck",
-                          f"в колоде «{self.profile.name}» нет {', '.join(map(card_ru, missing))}",
-                          f"deck {self.profile.name!r} has no {', '.join(missing)}")
+        try:
+            check_request(self.profile, cards)  # the same checks as run_check's
+        except BadRequest as bad:
+            raise Refusal(bad.id, bad.ru, bad.en) from None
         if not SECONDS[0] <= seconds <= SECONDS[1]:
             raise Refusal("check-seconds", f"проверка длится от {SECONDS[0]} до {SECONDS[1]} с",
                           f"a check lasts {SECONDS[0]} to {SECONDS[1]} s")

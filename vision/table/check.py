@@ -53,6 +53,36 @@ def card_ru(code: str) -> str:
     return _RANK_RU.get(code[0], code[0]) + _SUIT[code[1]]
 
 
+class BadRequest(ValueError):
+    """A check asked for with cards it cannot use: a stable ``id``, words in Russian and English
+    (the English is the exception's text)."""
+
+    def __init__(self, id: str, ru: str, en: str) -> None:
+        super().__init__(en)
+        self.id, self.ru, self.en = id, ru, en
+
+
+def check_request(profile: DeckProfile, cards: list[str], seats: int | None = None) -> None:
+    """Raise :class:`BadRequest` unless ``cards`` name one different card of the deck per seat
+    (``seats``; None: a table of 2 or 4)."""
+    if seats is None and len(cards) not in (2, 4):
+        raise BadRequest("check-seats", f"назовите по карте на каждое место: 2 или 4 карты, "
+                         f"а названо {len(cards)}",
+                         f"name one card per seat: 2 or 4 cards, {len(cards)} named")
+    if seats is not None and len(cards) != seats:
+        raise BadRequest("check-seats", f"по карте на каждое место: мест {seats}, названо карт "
+                         f"{len(cards)}", f"a check lays one card per seat: {seats} seats, "
+                         f"{len(cards)} cards named")
+    if len(set(cards)) != len(cards):
+        raise BadRequest("check-same-card", "назовите для каждого места другую карту",
+                         "name a different card for each seat")
+    codes = {c.code for c in profile.cards}
+    if missing := [c for c in cards if c not in codes]:
+        raise BadRequest("check-not-in-deck",
+                         f"в колоде «{profile.name}» нет {', '.join(map(card_ru, missing))}",
+                         f"deck {profile.name!r} has no {', '.join(missing)}")
+
+
 class Finding(StrEnum):
     """What a check found wrong with the set-up; the values are stable ids."""
 
@@ -218,14 +248,7 @@ def run_check(frames: Iterable[np.ndarray], profile: DeckProfile, cards: list[st
               calibration: Calibration | None = None, marker_mm: float = MARKER_MM,
               fps: float = 30.0, faces: Faces | None = None) -> CheckResult:
     """Read a check clip: ``cards[i]`` laid in seat ``i``'s zone and taken away again."""
-    if len(cards) != seats:
-        raise ValueError(f"a check lays one card per seat: {seats} seats, {len(cards)} cards named")
-    if len(set(cards)) != len(cards):
-        raise ValueError("name a different card for each seat")
-    codes = {c.code for c in profile.cards}
-    missing = [c for c in cards if c not in codes]
-    if missing:
-        raise ValueError(f"deck {profile.name!r} has no {', '.join(missing)}")
+    check_request(profile, cards, seats)
     reader = TableReader(profile, calibration, seats, faces, fps=fps, marker_mm=marker_mm)
     watch = _ZoneWatch(seats)
     placed: list[tuple[Placed, tuple[float, float]]] = []
