@@ -123,7 +123,8 @@ def _deck_list(args: argparse.Namespace) -> int:
 
 
 def _deck_show(args: argparse.Namespace) -> int:
-    from vision.sheet import contact_sheet, geometry_picture
+    from vision.sheet import LEGEND, contact_sheet, geometry_picture, look_picture, teaching_clip
+    from vision.video import VideoError
 
     try:
         profile = load_profile(args.name)
@@ -140,12 +141,31 @@ def _deck_show(args: argparse.Namespace) -> int:
     if not written:
         return _fail(f"cannot write {out}")
     picture = out.with_name(f"{out.stem}-geometry{out.suffix}")
+    # The geometry is drawn where the reader really looks, on the teaching pass itself; a pass
+    # that is gone (moved, deleted, another clip in its place) leaves the frame kept at teaching.
+    clip = teaching_clip(profile)
+    drawn, why = None, "taught from still images"
+    if clip is not None:
+        try:
+            drawn = look_picture(profile, clip)
+            why = f"the reader names no card in the teaching pass {clip}"
+        except VideoError as exc:
+            why = f"the teaching pass can no longer be read ({exc})"
+        except ValueError as exc:
+            why = f"{clip} is no longer the teaching pass ({exc})"
     try:
-        written = cv2.imwrite(str(picture), geometry_picture(profile))
+        written = cv2.imwrite(str(picture), geometry_picture(profile) if drawn is None
+                              else drawn.image)
     except cv2.error:
         written = False
     if not written:
         return _fail(f"cannot write {picture}")
+    if drawn is not None:
+        where = (f"geometry: {picture} (frame {drawn.frame} of {clip}, where the reader named "
+                 f"{drawn.card}; {LEGEND})")
+    else:
+        kept = "the frame kept at teaching" if profile.geometry.preview else "a blank frame"
+        where = f"geometry: {picture}, drawn on {kept}: {why}"
     codes = " ".join(c.code for c in profile.cards)
     if profile.turned:
         codes += f"; turned corners of {' '.join(c.code for c in profile.turned)}"
@@ -154,7 +174,7 @@ def _deck_show(args: argparse.Namespace) -> int:
           f"check: {verification_word(profile)}"
           + (f" ({profile.verification.why})" if profile.verification and
              profile.verification.why else "") + "\n"
-          f"contact sheet: {out}\ngeometry: {picture}")
+          f"contact sheet: {out}\n{where}")
     return 0
 
 
@@ -233,7 +253,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     deck = subparsers.add_parser("deck", help="teach, list and inspect deck profiles")
     dsub = deck.add_subparsers(dest="deck_command", metavar="ACTION", required=True)
 
-    teach = dsub.add_parser("teach", help="learn a deck from one pass through the shoe")
+    teach = dsub.add_parser(
+        "teach", help="learn a deck from one pass through the shoe",
+        description="Learn a deck from one pass through the shoe, dealt in the order given: "
+                    "--cards lists it; otherwise --composition (default 36) in standard order: "
+                    "clubs, diamonds, hearts, spades, each from its lowest rank (6, or 7 in 32) "
+                    "up to the ace, then the black and the red joker (36j: no black sixes).")
     teach.add_argument("name")
     teach.add_argument("--video", help="clip of one pass of the whole deck")
     teach.add_argument("--images", help="folder of still images named by card code (QS.png)")

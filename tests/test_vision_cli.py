@@ -10,6 +10,7 @@ import sys
 
 import cv2
 import pytest
+from _deck_show import check_drawn_on_the_pass
 
 from cardtable.cli import main
 from synth.shoe import Truth, truth_path
@@ -53,9 +54,12 @@ def test_teach_list_show_and_read(teach_clip, tmp_path, capsys):
 
     sheet = tmp_path / "sheet.png"
     assert main(["deck", "show", "club32", "--out", str(sheet)]) == 0
-    assert "QS" in capsys.readouterr().out
+    shown = capsys.readouterr().out
+    assert "QS" in shown
     image = cv2.imread(str(sheet))
     assert image is not None and image.shape[0] > 100 and image.shape[1] > 300
+    # The classic shoe's geometry, drawn on the frame of the pass where the reader named a card.
+    assert check_drawn_on_the_pass(shown) in composition("32")
 
     deal = composition("32")
     random.Random(1).shuffle(deal)

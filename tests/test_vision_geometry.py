@@ -13,6 +13,7 @@ import random
 import cv2
 import numpy as np
 import pytest
+from _deck_show import check_drawn_on_the_pass
 
 from synth.evaluate import score
 from synth.shoe import SHOES, Truth, make_clip, place, session_geometry
@@ -223,6 +224,8 @@ def test_geometry_error_is_a_runtime_error():
 
 
 def test_deck_show_draws_the_learned_geometry(narrow_profile, tmp_path, monkeypatch, capsys):
+    """On the teaching pass itself: the frame where the reader named a card, the camera's size,
+    with the card, the strip and the index box where the reader looked drawn on it."""
     from cardtable.cli import main
     from vision.profile import save_profile
 
@@ -232,11 +235,29 @@ def test_deck_show_draws_the_learned_geometry(narrow_profile, tmp_path, monkeypa
     assert main(["deck", "show", "narrow", "--out", str(out)]) == 0
     text = capsys.readouterr().out
     assert "cards travel down" in text
+    assert check_drawn_on_the_pass(text) in CARDS
     picture = cv2.imread(str(tmp_path / "narrow-geometry.png"))
-    assert picture is not None and picture.shape[1] == 640 and picture.shape[0] > 480
     # The strip outline is drawn in blue-ish (BGR 255, 200, 0) somewhere on the frame.
     blue = (picture[:, :, 0] > 200) & (picture[:, :, 1] > 150) & (picture[:, :, 2] < 80)
     assert blue.sum() > 200
+
+
+def test_deck_show_without_the_teaching_pass_says_so(narrow_profile, tmp_path, monkeypatch,
+                                                     capsys):
+    """The pass moved or deleted: the geometry on the frame kept at teaching, and one line on
+    why."""
+    from cardtable.cli import main
+    from vision.profile import save_profile
+
+    monkeypatch.setenv("CARDTABLE_DATA_DIR", str(tmp_path / "data"))
+    gone = tmp_path / "moved" / "pass.mp4"
+    save_profile(narrow_profile.model_copy(update={"source": f"video:{gone}"}))
+    assert main(["deck", "show", "narrow", "--out", str(tmp_path / "narrow.png")]) == 0
+    lines = [line for line in capsys.readouterr().out.splitlines() if "no longer" in line]
+    assert len(lines) == 1 and str(gone) in lines[0], lines
+    assert "drawn on the frame kept at teaching" in lines[0]
+    picture = cv2.imread(str(tmp_path / "narrow-geometry.png"))
+    assert picture is not None and picture.shape[1] == 640 and picture.shape[0] > 480  # caption
 
 
 # -- a shoe set up a little differently ---------------------------------------------------------

@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 from vision.cards import UNKNOWN, ReaderFlag
-from vision.geometry import Normaliser
+from vision.geometry import ASPECT, CANON_CARD, Normaliser
 from vision.locate import Geometry, locate
 from vision.profile import DeckProfile
 from vision.track import EdgeTracker, Track
@@ -146,6 +146,17 @@ class CardEvent:
         return out
 
 
+@dataclass(frozen=True)
+class LookPlace:
+    """Where the reader took a look at a card's index, in camera pixels (for `cardtable deck
+    show`): each a 4 x 2 array of corners."""
+
+    frame: int
+    index_box: np.ndarray  # the index box the look cut (at the poses being tried)
+    card: np.ndarray  # the card: its sides and leading edge as found, its far end at 2:3
+    strip: np.ndarray | None  # the strip read in a learned geometry (None: the whole frame)
+
+
 def confidence_of(lead: float) -> float:
     """Map the relative lead onto 0..1 so that SURE_LEAD maps to 0.9."""
     return round(min(0.999, 1.0 - math.exp(-max(lead, 0.0) * math.log(10) / SURE_LEAD)), 3)
@@ -194,6 +205,8 @@ class ShoeReader:
             self._fixed_width = self._norm.side_x  # the part of the card the strip holds
         self._widths: list[int] = []
         self._named_residuals: deque[float] = deque(maxlen=RESIDUAL_WINDOW)
+        self._look_box: tuple[int, int, int, int] = (0, 0, 0, 0)
+        self._last_look: tuple | None = None
 
     # -- public -------------------------------------------------------------------------------
     def new_deal(self) -> None:
@@ -244,6 +257,8 @@ class ShoeReader:
             scores = self._look(frame, geo, track.edge)
             if scores is not None:
                 looked = True
+                self._last_look = (self.frame_no, geo, track.edge, self._look_box,
+                                   None if self._norm is None else self._norm.warp.copy())
                 track.observations.append(scores)
                 track.residuals.append(self._residuals)
                 track.pairs.append(self._pairs)
@@ -261,6 +276,34 @@ class ShoeReader:
                 if event is not None:
                     events.append(event)
         return [e for e in events if e is not None]
+
+    def last_look(self) -> LookPlace | None:
+        """Where the reader's latest look was (None before the first), mapped to the camera
+        frame through the strip's aim at that look."""
+        if self._last_look is None:
+            return None
+        frame_no, geo, edge, (left, top, right, bottom), warp = self._last_look
+        box = np.array([[left, top], [right, top], [right, bottom], [left, bottom]], float)
+        if warp is None:  # the classic shoe reads whole frames: its pixels are the camera's
+            far = edge - ASPECT * geo.width
+            card = np.array([[geo.right, far], [geo.right, edge], [geo.left, edge],
+                             [geo.left, far]], float)
+            return LookPlace(frame_no, box, card, None)
+        # The strip is at canonical scale: the card is CANON_CARD wide, its edge ``inset``
+        # outside where its face turns light (the side found).
+        inset = self.profile.geometry.inset
+        far = edge - ASPECT * CANON_CARD
+        near_x, far_x = geo.side_at(edge) + inset, geo.side_at(far) + inset
+        card = np.array([[far_x, far], [near_x, edge], [near_x - CANON_CARD, edge],
+                         [far_x - CANON_CARD, far]], float)
+        assert self._norm is not None
+        h, w = self._norm.height, self._norm.width
+        strip = np.array([[0, 0], [w, 0], [w, h], [0, h]], float)
+
+        def camera(points: np.ndarray) -> np.ndarray:
+            return points @ warp[:, :2].T + warp[:, 2]
+
+        return LookPlace(frame_no, camera(box), camera(card), camera(strip))
 
     def finish(self) -> list[CardEvent]:
         """End of stream: answer for a card still in view."""
@@ -414,6 +457,7 @@ class ShoeReader:
         left, right = side + x0, side + x1
         if top < 0 or bottom > h or left < 0 or right > w:
             return None
+        self._look_box = (left, top, right, bottom)
         # The fine pass may try templates at another pose (a little larger, starting further
         # from the corner), so it gets a wider cut; the coarse search stays as narrow as ever.
         px, py = POSE_MARGIN if self._norm is not None else (0, 0)

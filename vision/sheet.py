@@ -1,13 +1,33 @@
 """Pictures of a deck profile: every learned index corner with its card code underneath (a turned
 pass's corners marked so), and the learned shoe geometry drawn on a frame of the teaching pass
-(for `cardtable deck show`)."""
+(for `cardtable deck show`).
+
+``look_picture`` runs the reader over the profile's own teaching pass and draws, on the camera
+frame where it first named a card, what it really used there: the card's outline as found, the
+strip it reads and the index box it cut, all mapped to the camera by the reader's own
+``Normaliser``. ``geometry_picture`` is the picture for a profile whose pass is gone: the same
+geometry drawn on the frame kept in the profile at teaching (or a blank one), with a caption.
+"""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
 from vision.profile import DeckProfile
+
+if TYPE_CHECKING:  # the reader is imported where a picture needs it (start-up time)
+    from vision.reader import LookPlace
+
+CARD_COLOUR = (0, 220, 255)  # BGR: yellow
+STRIP_COLOUR = (255, 200, 0)  # blue
+INDEX_COLOUR = (0, 220, 0)  # green
+TRAVEL_COLOUR = (0, 140, 255)  # orange
+LEGEND = "card as found: yellow; strip read: blue; index box looked at: green; travel: orange"
 
 
 def contact_sheet(profile: DeckProfile, columns: int = 9, zoom: float = 1.5) -> np.ndarray:
@@ -35,9 +55,92 @@ def contact_sheet(profile: DeckProfile, columns: int = 9, zoom: float = 1.5) -> 
     return sheet
 
 
+def _travel_arrow(out: np.ndarray, profile: DeckProfile, top: float, bottom: float) -> None:
+    from vision.geometry import CANON_SIDE
+
+    mid = (top + bottom) / 2
+    arrow = profile.geometry.to_camera(
+        np.array([[CANON_SIDE - 90, mid - 60], [CANON_SIDE - 90, mid + 60]], float))
+    start, end = arrow.round().astype(int)
+    cv2.arrowedLine(out, (int(start[0]), int(start[1])), (int(end[0]), int(end[1])),
+                    TRAVEL_COLOUR, 3, cv2.LINE_AA, tipLength=0.25)
+
+
+def _outline(out: np.ndarray, corners: np.ndarray, colour: tuple[int, int, int]) -> None:
+    cv2.polylines(out, [corners.round().astype(np.int32)], True, colour, 2, cv2.LINE_AA)
+
+
+@dataclass
+class LookPicture:
+    """A frame of the teaching pass with what the reader used there drawn on it."""
+
+    image: np.ndarray  # the camera frame, its own size, with the drawing
+    frame: int  # its number in the clip, from 0
+    card: str  # the card the reader named from that look
+
+
+def teaching_clip(profile: DeckProfile) -> Path | None:
+    """The clip the profile was taught from, as its source records it (None: stills)."""
+    kind, _, where = profile.source.partition(":")
+    return Path(where) if kind == "video" and where else None
+
+
+def look_picture(profile: DeckProfile, path: Path) -> LookPicture | None:
+    """The reader run over ``path`` (the teaching pass) until it names a card; that card's last
+    look drawn on its camera frame. None when no card is named in the whole clip. A clip that
+    cannot be read raises ``VideoError``; one whose frames are not the taught camera's size
+    raises ``ValueError``."""
+    from vision.cards import UNKNOWN
+    from vision.reader import ShoeReader
+    from vision.video import frames
+
+    reader = ShoeReader(profile)
+    looked: dict[int, tuple[LookPlace, np.ndarray]] = {}
+    want = tuple(profile.geometry.frame)
+    for frame in frames(path):
+        if (frame.shape[1], frame.shape[0]) != want:
+            raise ValueError(f"its frames are {frame.shape[1]}x{frame.shape[0]}, the taught "
+                             f"camera's {want[0]}x{want[1]}")
+        events = reader.feed(frame)
+        place = reader.last_look()
+        if place is not None and place.frame == reader.frame_no:
+            looked[place.frame] = (place, frame.copy())
+        for event in events:
+            if event.card == UNKNOWN or event.looked_at < 0:
+                continue
+            mine = [n for n in looked if event.looked_at <= n <= event.frame]
+            if mine:
+                place, image = looked[max(mine)]
+                return LookPicture(_draw_look(profile, image, place), place.frame, event.card)
+        for n in [n for n in looked if n < reader.frame_no - 8]:
+            del looked[n]  # older than any card still being decided
+    return None
+
+
+def _draw_look(profile: DeckProfile, image: np.ndarray, place: LookPlace) -> np.ndarray:
+    from vision.geometry import CANON_H, Normaliser
+
+    out = image.copy()
+    _outline(out, place.card, CARD_COLOUR)
+    strip = place.strip
+    h, w = out.shape[:2]
+    if strip is None:  # the classic shoe reads the whole frame
+        strip = np.array([[1, 1], [w - 2, 1], [w - 2, h - 2], [1, h - 2]], float)
+        top, bottom = 0.0, float(CANON_H)
+    else:
+        norm = Normaliser(profile.geometry)
+        top, bottom = norm.top, norm.top + norm.height
+    _outline(out, strip, STRIP_COLOUR)
+    _outline(out, place.index_box, INDEX_COLOUR)
+    _travel_arrow(out, profile, top, bottom)
+    return out
+
+
 def geometry_picture(profile: DeckProfile) -> np.ndarray:
-    """The learned shoe geometry drawn on a frame of the teaching pass: the travel direction,
-    the strip the reader looks at, and the index box where it first comes fully into view."""
+    """The learned shoe geometry drawn on the frame kept in the profile at teaching (a blank one
+    if it has none): the travel direction, the strip the reader looks at, and the index box
+    where it first comes fully into view, with a caption below. For a profile whose teaching
+    pass can no longer be read (``look_picture`` draws on the pass itself)."""
     from vision.geometry import (
         CANON_CARD,
         CANON_H,
@@ -65,15 +168,9 @@ def geometry_picture(profile: DeckProfile) -> np.ndarray:
     edge = top - y0 * k
     box = np.array([[CANON_SIDE + x0 * k, edge + y0 * k], [CANON_SIDE + x1 * k, edge + y0 * k],
                     [CANON_SIDE + x1 * k, edge + y1 * k], [CANON_SIDE + x0 * k, edge + y1 * k]])
-    cam_strip = geo.to_camera(strip).round().astype(np.int32)
-    cam_box = geo.to_camera(box).round().astype(np.int32)
-    cv2.polylines(out, [cam_strip], True, (255, 200, 0), 2, cv2.LINE_AA)
-    cv2.polylines(out, [cam_box], True, (0, 220, 0), 2, cv2.LINE_AA)
-    mid = (top + bottom) / 2
-    arrow = geo.to_camera(np.array([[CANON_SIDE - 90, mid - 60], [CANON_SIDE - 90, mid + 60]],
-                                   float)).round().astype(int)
-    cv2.arrowedLine(out, tuple(map(int, arrow[0])), tuple(map(int, arrow[1])), (0, 140, 255), 3,
-                    cv2.LINE_AA, tipLength=0.25)
+    _outline(out, geo.to_camera(strip), STRIP_COLOUR)
+    _outline(out, geo.to_camera(box), INDEX_COLOUR)
+    _travel_arrow(out, profile, top, bottom)
     lines = [f"{profile.name}: {geo.direction}, tilt {geo.tilt:+.1f} deg, card "
              f"{CANON_CARD * geo.scale:.0f} px, index {'left' if geo.mirror else 'right'} of travel",
              "blue: strip read; green: index when first fully in view; orange: travel"]

@@ -6,7 +6,8 @@ the index is from ink that most cards share in that corner, grown towards where 
 look alike differ (the suit mark or the rank that shared ink missed). The taught corner images
 become the templates. A pass that does not give its count of cards is looked at again following
 each card as it moves, so that court artwork dark up to the face's side is not taken for the gap
-between two cards (``CardFollower``).
+between two cards (``CardFollower``). A pass that does not look to be in the order given is
+refused with what probably went wrong (``vision.order``), as is one of another count of cards.
 
 A deck whose two index corners differ (single-headed court cards show a figure's feet where a
 turned card leads) is taught from a second pass with the deck turned round: its corners are kept
@@ -33,6 +34,7 @@ from vision.geometry import (
     learn_geometry,
 )
 from vision.locate import CardFollower, locate
+from vision.order import order_problem, suit_marks
 from vision.profile import CardTemplate, DeckProfile
 from vision.reader import (
     MIN_DISTINCT,
@@ -423,6 +425,17 @@ def _preview(path: Path) -> np.ndarray | None:
     return best
 
 
+def _miscount(seen: int, expected: int) -> str:
+    """What a pass showing ``seen`` cards where ``expected`` were given probably went through."""
+    n = abs(seen - expected)
+    cards = "one card" if n == 1 else f"{n} cards"
+    if seen < expected:
+        return (f"{cards} fewer than the order given (a card missed, or two that went through "
+                f"together?)")
+    return (f"{cards} more than the order given (a card dealt twice, or one card's artwork taken "
+            f"for the gap between two cards?)")
+
+
 def _check_codes(codes: list[str]) -> None:
     try:
         check_card_list(list(codes))
@@ -493,14 +506,24 @@ def teach_from_video(name: str, path: Path, codes: list[str], turned: Path | Non
                          f"were found; are the cards face down (shoe upside down)? nothing saved")
     geo, corners, width, _ = max(tried, key=lambda t: (t[3], -abs(len(t[1]) - len(codes))))
     if len(corners) != len(codes):
-        raise TeachError(f"saw {len(corners)} cards in {path} but expected {len(codes)}; "
-                         f"nothing saved. Check the card list or deal the pass again "
-                         f"(shoe: {geo.describe()})")
+        raise TeachError(f"saw {len(corners)} cards in {path} but expected {len(codes)}: "
+                         f"{_miscount(len(corners), len(codes))}; nothing saved. Check the card "
+                         f"list or deal the pass again (shoe: {geo.describe()})")
     preview = _preview(path)
     if not geo.is_default() or preview is not None:
         geo = geo.model_copy(update={"preview": encode_preview(preview)}) \
             if preview is not None else geo
-    profile = _distinct(_build(name, f"video:{path}", codes, corners, width, VIDEO_SEARCH, geo))
+    built = _build(name, f"video:{path.resolve()}", codes, corners, width, VIDEO_SEARCH, geo)
+    # A pass dealt in another order than the one given would be taught mislabelled: say so.
+    # Where its corners do not even tell the cards apart, the index box may simply not have been
+    # found (their order then says nothing), and the refusal names both.
+    problem = order_problem(list(built.templates().values()), codes,
+                            lambda: _suit_marks(corners, codes, built.roi, width))
+    if problem is not None and distinctness(built.templates().values())[0] >= MIN_DISTINCT:
+        raise TeachError(f"{problem}; nothing saved")
+    profile = _distinct(built) if problem is None else _distinct(
+        built, "in this pass, or the pass is not in the order given (`cardtable deck teach "
+               "--help`). Deal it again, slowly, with the cards face up")
     if turned is not None:
         profile = _add_turned(profile, Path(turned), codes, corners[0].shape[:2], width)
     return profile
@@ -519,8 +542,8 @@ def _add_turned(profile: DeckProfile, path: Path, codes: list[str], shape: tuple
                          f"nothing saved") from None
     if len(found) != len(codes):
         raise TeachError(f"saw {len(found)} cards in the turned pass {path} but expected "
-                         f"{len(codes)}; nothing saved. Deal the deck turned round in the same "
-                         f"order as the first pass")
+                         f"{len(codes)}: {_miscount(len(found), len(codes))}; nothing saved. "
+                         f"Deal the deck turned round in the same order as the first pass")
     found = [c if c.shape[:2] == shape else cv2.resize(c, (shape[1], shape[0])) for c in found]
     views = _cut(found, profile.roi, width)
     upright = list(profile.templates().values())
@@ -575,6 +598,19 @@ def _same_colours(upright: list[np.ndarray], turned: list[np.ndarray]) -> bool:
     if min(red.mean(), 1 - red.mean()) < 0.25:
         return False
     return float(((down > cut) == red).mean()) >= TURNED_COLOURS
+
+
+def _suit_marks(corners: list[np.ndarray], codes: list[str], box: Box, width: float
+                ) -> dict[str, np.ndarray] | None:
+    """Each declared suit's mark in the corners (``vision.order.suit_marks``), near the index
+    ``box``."""
+    h, w = corners[0].shape[:2]
+    top = h - round(BELOW * width)
+    x0, y0, x1, y1 = box
+    near = np.zeros((h, w), bool)
+    near[top + y0: top + y1, (w - 1) + x0: (w - 1) + x1] = True
+    return suit_marks([_ink(c if c.shape[:2] == (h, w) else cv2.resize(c, (w, h)))
+                       for c in corners], codes, near)
 
 
 def _distinct(profile: DeckProfile, retry: str = "in this pass. Deal it again, slowly, with "
