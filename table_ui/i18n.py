@@ -686,11 +686,11 @@ def setting_texts(lang: str) -> dict[str, dict[str, Any]]:
 
 
 # what alerts say, by rule id and camera note (table_ui/rule_texts.py)
-# and the score sheet's lines (table_ui/sheet_texts.py: Russian; English pages show the engine's)
+# and the score sheet's lines (table_ui/sheet_texts.py)
 for _lang, _texts in CATALOGUE.items():
     _texts.update(rule_texts.catalogue(_lang))
     _texts.update(setting_texts(_lang))
-    _texts["sheet_lines"] = dict(SHEET_LINES) if _lang == "ru" else {}
+    _texts["sheet_lines"] = _words(SHEET_LINES, _lang)
     # the settings whose value is a seat: the display's chips name the player
     _texts["seat_settings"] = sorted({k for g in available_games() for k, f in
                                       game_class(g).settings_model.model_fields.items()

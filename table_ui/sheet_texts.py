@@ -5,9 +5,11 @@ A line reaches the pages as its key and parameters (``note_lines``, an item's ``
 player's name, ``{side}`` (``{…_side}``) a side's, ``{card}``/``{cards}`` cards in the page's card
 style, ``{trump}`` a suit, ``{run}`` a Belot run's name, ``{rule}`` the rule's words
 (``table_ui/rule_texts.py``), ``{outcome}`` what became of an illegal play, a nested line (``{need}``,
-``{declared}``, ``{parts}``) its own words. English pages show the engine's own sentence, which is
-English already. ``tests/test_sheet_texts.py`` plays random games of the five games and fails on a
-line without words here, or on a template naming a parameter its line does not carry.
+``{declared}``, ``{parts}``) its own words. ``SHEET_LINES`` pairs each key's Russian and English
+(``_RU``, ``_EN``; the engine's own sentence is only a fallback, for a key without words).
+``tests/test_sheet_texts.py`` plays random games of the five games and fails on a line without
+words here, on a template naming a parameter its line does not carry, or on the two languages
+differing in keys or placeholders.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from __future__ import annotations
 _PARTIE = "{seat} выигрывает партию {won} : {lost}"
 _SETTLED = "; расчёт (501 − {lost}) × {stake} = {owed}"
 
-SHEET_LINES: dict[str, str] = {
+_RU: dict[str, str] = {
     # shared by the games that count card points
     "card-points": "очки за карты (взяток: {tricks})",
     "last-trick": "последняя взятка",
@@ -149,3 +151,114 @@ SHEET_LINES: dict[str, str] = {
     "terz-foul-note-unclaimed": "{rule} (не заявлено)",
     "terz-won": "{seat} выигрывает {won} : {lost} (игра до {target})",
 }
+
+
+_EN: dict[str, str] = {
+    "card-points": "card points ({tricks} tricks)",
+    "last-trick": "last trick",
+    "before-first-deal": "before the first deal",
+    "combination": "{run} {cards}",
+    "combination-beaten": "{seat}: {run} {cards} is beaten by the opponent's ({winner_seat}) best combination and scores nothing",
+    "bella": "bella (trump K + Q)",
+    "wrong-play-offender": "неправильный бой: all the points ({points}: cards {card_points}, combinations {combinations}, bella {bella}, last trick {last_trick}) go to the opponent, {other_seat}",
+    "wrong-play-opponent": "the opponent's ({offender_seat}) неправильный бой: every point of the deal, {own} + {moved} = {total}",
+    "wrong-play-both": "неправильный бой by both: 0 instead of {points}",
+    "claim-won": "«Партия!» ({seat}): points before and in the deal, without the last trick or the байд test, {before} + {deal} = {total} ≥ {target}: the partie is won",
+    "claim-lost": "«Партия!» ({seat}): points before and in the deal, without the last trick or the байд test, {before} + {deal} = {total} < {target}: the partie is lost",
+    "claim-failed-foul": "«Партия!» ({seat}) fails: the claimant's illegal play was caught; the partie is lost",
+    "pot-dropped": "the hanging points ({pot}) are dropped: the partie is over",
+    "short-less": "declarer {declarer} < defender {defender}: the declarer pays 2 stakes",
+    "short-equal": "declarer {declarer} = defender {defender}: the declarer pays 1 stake",
+    "short-more": "declarer {declarer} > defender {defender}: the declarer wins",
+    "bayd-after-wrong-play": "байд: after its неправильный бой the declarer has 0 < {defender}",
+    "bayd-declarer": "байд: the declarer's {declarer} < the defender's {defender}, its points go to the defender",
+    "bayd-defender": "байд: the declarer's points ({declarer})",
+    "hanging-bayd": "висячий байд: declarer and defender tie ({points}), the declarer's points hang",
+    "pot-grows": "the hanging points grow: {pot} + {added} = {total}",
+    "pot-hangs": "the hanging points ({pot}) wait for a deal with a higher scorer",
+    "hanging-bayd-won": "висячий байд of earlier deals ({pot}): the higher scorer of this deal takes it",
+    "redeal-passed": "redeal: both passed twice ({card} turned); {seat} speaks first",
+    "both-passed-target": "both passed {target}: the defender's points count first",
+    "open-cards-bonus": "open-cards bonus (every deal is played with open cards)",
+    "short-partie-won": "{seat} (declarer) wins the short partie: {loser_seat} pays {stake}",
+    "short-partie-lost": "{seat} (declarer) loses the short partie and pays {winner_seat}: {stakes} × stake = {paid}",
+    "partie-won": "{seat} wins the partie {won} : {lost} (reached {target})",
+    "partie-won-claim": "{seat} wins the partie {won} : {lost} ({claim_seat}'s «Партия!» stood)",
+    "partie-won-failed-claim": "{seat} wins the partie {won} : {lost} ({claim_seat}'s «Партия!» failed)",
+    "partie-won-settled": "{seat} wins the partie {won} : {lost} (reached {target}); settlement (501 − {lost}) × {stake} = {owed}",
+    "partie-won-claim-settled": "{seat} wins the partie {won} : {lost} ({claim_seat}'s «Партия!» stood); settlement (501 − {lost}) × {stake} = {owed}",
+    "partie-won-failed-claim-settled": "{seat} wins the partie {won} : {lost} ({claim_seat}'s «Партия!» failed); settlement (501 − {lost}) × {stake} = {owed}",
+    "in-progress": "deal {deal} in progress",
+    "in-progress-pot": "deal {deal} in progress, hanging points: {pot}",
+    "durak-dealer": "{seat} deals; trump {card}",
+    "durak-redealt": "redealt ×{times}: neither player held a trump",
+    "durak-first-lowest-trump": "{seat} attacks first: lowest trump {card}",
+    "durak-first-winner": "{seat} attacks first: winner of the previous game",
+    "durak-win": "out of cards first: wins the game",
+    "durak-loser": "{seat} is the durak",
+    "durak-draw": "both out of cards: a draw, no point",
+    "durak-illegal-defence": "bout {bout}: illegal defence ({seat}, {outcome}): the defender takes the cards instead of «бито»",
+    "match-draw": "draw {points} : {points}",
+    "durak-match-won": "{seat} wins {won} : {lost}; {loser_seat} is the durak",
+    "durak-in-progress": "game {game} in progress, {score}",
+    "joker-pass-made": "bid 0 («пас»), took 0: 50",
+    "joker-tricks": "bid {bid}, took {took}: 10 × {took}",
+    "joker-minus-made": "bid {bid}, took {took}: 100 × {bid}",
+    "joker-minus-short": "bid {bid}, took {took}: −100 × {short}",
+    "joker-all-tricks": "bid and took all {each}: 100 × {each}",
+    "joker-bid-made": "bid {bid}, took {took}: 50 × ({bid} + 1)",
+    "joker-hisht": "bid {bid}, took none: хишт",
+    "joker-foul": "bid {bid}, took {took}; illegal play penalised: −{penalty} instead of {points}",
+    "joker-premium": "premium of pulka {pulka}: made every bid, + own highest deal score {best}",
+    "joker-premium-loss": "{seat}'s premium of pulka {pulka}: − own highest deal score {best}",
+    "joker-premium-loss-none": "{seat}'s premium of pulka {pulka}: own highest deal score {best} is negative, nothing lost",
+    "joker-deal": "pulka {pulka}, {each} cards each, {seat} deals, trump {trump}",
+    "joker-fouls-let-go": "{seat}: illegal plays not penalised: {count}",
+    "joker-pulka-end": "end of pulka {pulka}: premiums included",
+    "joker-won": "{seat} wins with {points}",
+    "joker-tie": "tie at {points}: {seats}",
+    "bazar-all-passed": "all four passed: redeal",
+    "bazar-ramki7": "{seat} announced Рамки 7: the deal ends with no result",
+    "bazar-ramki8": "Рамки 8: every construction is cancelled (Бэла still counts)",
+    "bazar-constructions-lost": "pair {side}'s constructions lose to pair {winner_side}'s best one",
+    "bazar-visty": "висты of pair {side}: {parts} = {total} ({tricks} tricks)",
+    "part-capot": "capot {points}",
+    "part-cards": "cards {points}",
+    "part-cards-last": "cards {points} + last trick 10",
+    "part-constructions": "constructions {points}",
+    "part-bela": "Бэла {points}",
+    "bazar-kapo-plus-test": "Капо + {plus} test: pair {side}'s real висты {real} ({parts}) {cmp} {deck} + 10 × {plus} = {target}",
+    "bazar-foul-defenders": "{rule}: pair {side} loses the deal: the contract is made and the defenders score 0",
+    "bazar-foul-contract": "{rule}: pair {side} loses the deal: the contract is failed",
+    "need-visty": "needs {visty} висты",
+    "need-every-trick": "needs every trick",
+    "need-every-trick-visty": "needs every trick and {visty} висты of real card points, constructions and Бэла",
+    "need-foul": "illegal play by {seat}",
+    "contract-made": "contract {contract} made ({need}): M {m} × N {n}",
+    "visty": "висты {visty} / 10",
+    "bazar-foul-zero": "illegal play by {seat}: the defenders score 0 for the deal (висты {visty} not counted)",
+    "contract-failed": "contract {contract} failed ({need})",
+    "bazar-foul-both": "illegal plays by both pairs: the defenders score 0 for the deal",
+    "contract-failed-defenders": "contract {contract} failed: M {m} × N {n}",
+    "failed-capot-bonus": "every trick to the defenders",
+    "failed-bonus": "failed contract bonus",
+    "constructions": "constructions {points} / 10",
+    "bazar-won": "pair {side} wins {won}–{lost} (higher total)",
+    "bazar-won-equal": "pair {side} wins {won}–{lost} (equal totals: the pair of the last contract)",
+    "terz-deal": "{seat} deals, trump {trump}",
+    "terz-group": "{name} from {card}",
+    "terz-marriage": "trump marriage K+Q",
+    "terz-false-declaration": "false declaration ({seat}): {declared}",
+    "terz-false-declaration-claimed": "claimed false declaration ({seat})",
+    "terz-foul-all-offender": "illegal play: every point of the deal ({points}) goes to the opponent",
+    "terz-foul-all-opponent": "the opponent's ({offender_seat}) illegal play: every point of the deal, {own} + {moved} = {total}",
+    "terz-foul-both": "illegal plays by both: 0 instead of {points}",
+    "terz-foul-offender": "illegal play: the card points and last trick ({points}) go to the opponent",
+    "terz-foul-opponent": "the opponent's ({offender_seat}) illegal play",
+    "terz-foul-note": "{rule}",
+    "terz-foul-note-unclaimed": "{rule} (not claimed)",
+    "terz-won": "{seat} wins {won} : {lost} (game to {target})",
+}
+
+# key → (Russian, English), as the catalogue's other tables (table_ui/i18n.py _words)
+SHEET_LINES: dict[str, tuple[str, str]] = {k: (ru, _EN.get(k, ru)) for k, ru in _RU.items()}

@@ -6,8 +6,9 @@ The keys are found twice: in the engine's source (every ``Line(text, key, ...)``
 a function builds before one), and in the lines that seeded random games of the five games write,
 with illegal plays and the house rules that change the sheet (policies, Belot's short partie and
 settlement, Joker's minus). A key without words, words for a key nothing writes, a template naming
-a parameter its line does not carry, or Latin words in the Russian fail here; the history page
-itself is read in Chromium by tests/test_russian_pages.py.
+a parameter its line does not carry, English naming other parameters than the Russian, or Latin
+words in the Russian fail here; the history page itself is read in Chromium by
+tests/test_russian_pages.py.
 """
 
 from __future__ import annotations
@@ -140,23 +141,26 @@ def test_every_key_in_the_source_has_russian_words_and_every_word_a_key() -> Non
     assert sorted(SHEET_LINES.keys() - keys) == []
     for key, calls in CALL_PARAMS.items():  # rare lines too: what each call gives its line
         for given in calls:
-            missing = _placeholders(SHEET_LINES[key]) - given
-            assert not missing, f"{key}: the words name {missing}, a Line call gives {given}"
+            for words in SHEET_LINES[key]:
+                missing = _placeholders(words) - given
+                assert not missing, f"{key}: the words name {missing}, a Line call gives {given}"
 
 
 def test_every_line_the_games_write_has_a_key_and_words_for_its_parameters(written) -> None:
     assert "" not in written, f"a sheet line without a key: {written.get('')}"
     for key, line in written.items():
         assert key in SHEET_LINES, f"no words for {key}: {line['text']}"
-        missing = _placeholders(SHEET_LINES[key]) - line["params"].keys()
-        assert not missing, f"{key}: the words name {missing}, the line carries {line['params']}"
+        for words in SHEET_LINES[key]:
+            missing = _placeholders(words) - line["params"].keys()
+            assert not missing, f"{key}: the words name {missing}, it carries {line['params']}"
     # the random games reach most of the lines; the rest are rare (both seats' illegal plays at
     # once, a short partie's every outcome) and checked by the source scan above
     assert len(written) >= 0.6 * len(SHEET_LINES), sorted(SHEET_LINES.keys() - written.keys())
 
 
-def test_the_russian_words_are_russian() -> None:
-    for key, words in SHEET_LINES.items():
+def test_the_russian_words_are_russian_and_the_english_say_the_same_things() -> None:
+    for key, (words, english) in SHEET_LINES.items():
+        assert _placeholders(words) == _placeholders(english), key
         text = re.sub(r"\{\w+\}", "", words)  # the placeholders are filled with names and numbers
         assert not LATIN_WORD.findall(text), f"{key}: {words}"
         assert CYRILLIC.search(text) or not re.search(r"\w", text), f"{key}: {words}"

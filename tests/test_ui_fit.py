@@ -145,4 +145,10 @@ def test_the_history_says_the_games_and_their_fouls_in_russian(table, browser):
         foul = next(line for line in notes.splitlines() if line.strip().startswith("Нарушение:"))
         assert NAMES[0] in foul or NAMES[1] in foul
         assert "illegal play" not in notes and "[beat]" not in notes and "штраф" in foul
+        page.goto(srv.url + "/history?lang=en")  # English words, the same names
+        page.locator('#games a[data-open="1"]').click()
+        page.wait_for_selector("#detail:not(.hidden)", timeout=10_000)
+        english = page.inner_text("#notes")
+        assert "seat 0" not in english and "seat 1" not in english
+        assert (NAMES[0] in english or NAMES[1] in english) and "Illegal play" in english
         page.close()
