@@ -107,7 +107,7 @@ class ShoeLoop:
         self.on_frame = on_frame
         self.skip: Callable[[CardEvent, float], bool] = lambda _ev, _t: False
         self.latencies: list[float] = []  # card decided -> controller committed, seconds
-        self._deal_at: tuple[int, Any] = (-1, None)
+        self._deal_at: tuple[int, int | None] = (-1, None)
         self.deal = self.current_deal()
         # The organiser sees whether the deck's readings are trusted (admin page, devices).
         profile = reader.profile
@@ -118,14 +118,15 @@ class ShoeLoop:
             (check.why if check is not None else "never checked") + "; every card read below "
             f"{UNVERIFIED_BAR} is confirmed on this page"})
 
-    def current_deal(self) -> Any:
+    def current_deal(self) -> int | None:
         """The deal's number now (Durak: its game's); looked up again only when the log moved
         on."""
         seq = self.controller.seq
         if self._deal_at[0] != seq:
             g = self.controller.game
             d = {} if g is None else g.describe()
-            self._deal_at = (seq, d.get("deal"))
+            deal = d.get("deal")
+            self._deal_at = (seq, deal if isinstance(deal, int) else None)
         return self._deal_at[1]
 
     def frame(self, t: float, frame_no: int, frame: np.ndarray) -> None:
@@ -137,8 +138,7 @@ class ShoeLoop:
                 self.dealer("new_deal")
         if self.archive is not None and self.controller.game_id is not None:
             try:
-                self.archive.add(self.controller.game_id, deal[0] or deal[1] or 0, frame_no,
-                                 t, frame)
+                self.archive.add(self.controller.game_id, deal or 0, frame_no, t, frame)
             except Exception as exc:  # the archive is for disputes: it never stops the game
                 log.error("footage archive: %s", exc)
         if self.on_frame is not None:  # the frame has arrived
