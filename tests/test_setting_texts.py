@@ -153,6 +153,7 @@ def test_the_new_game_form_is_russian_for_every_game(make_controller, browser) -
         page.fill("#pin", PIN)
         page.click("#login")
         page.wait_for_selector("#panel:not(.hidden)", timeout=WAIT)
+        page.wait_for_selector("#game option", state="attached", timeout=WAIT)  # fetched after
         games = page.eval_on_selector_all("#game option", "xs => xs.map((x) => x.value)")
         assert set(games) == set(GAMES)
         titles = page.eval_on_selector_all("#game option", "xs => xs.map((x) => x.textContent)")
