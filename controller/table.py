@@ -124,9 +124,7 @@ class ShoeLoop:
         seq = self.controller.seq
         if self._deal_at[0] != seq:
             g = self.controller.game
-            d = {} if g is None else g.describe()
-            deal = d.get("deal")
-            self._deal_at = (seq, deal if isinstance(deal, int) else None)
+            self._deal_at = (seq, None if g is None else g.view_deal(g.describe()))
         return self._deal_at[1]
 
     def frame(self, t: float, frame_no: int, frame: np.ndarray) -> None:

@@ -776,8 +776,8 @@ class Durak2(Game):
         sheet = ScoreSheet(game=self.name, sides=["seat 0", "seat 1"], options=self.settings.as_dict())
         for number, dealer, first, first_trump, trump_card, redeals, winner, fouls, gained in self.games:
             items: list[ScoreItem] = []
-            notes: list[str] = [Line(f"dealer seat {dealer}; trump {_pretty(trump_card)}", "durak-dealer",
-                          seat=dealer, card=_code(trump_card))]
+            notes: list[str] = [Line(f"dealer seat {dealer}; trump {_pretty(trump_card)}",
+                                     "durak-dealer", seat=dealer, card=_code(trump_card))]
             if redeals:
                 notes.append(Line(f"redealt {redeals}× : neither player held a trump",
                                   "durak-redealt", times=redeals))

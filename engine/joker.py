@@ -876,10 +876,10 @@ class Joker(Game):
                     pts, rule = -penalty, "foul"
                 items.append(ScoreItem(s, what, pts, rule))
                 points.append(pts)
-            notes: list[str] = [Line(f"pulka {PULKA_OF[d] + 1}, {n} card{'s' if n > 1 else ''} each, dealer "
-                          f"seat {dealer}, trump {suit_name(trump)}", "joker-deal",
-                          pulka=PULKA_OF[d] + 1, each=n, seat=dealer,
-                          trump=_trump_param(trump))]
+            notes: list[str] = [Line(f"pulka {PULKA_OF[d] + 1}, {n} card{'s' if n > 1 else ''} "
+                                     f"each, dealer seat {dealer}, trump {suit_name(trump)}",
+                                     "joker-deal", pulka=PULKA_OF[d] + 1, each=n, seat=dealer,
+                                     trump=_trump_param(trump))]
             notes += [Line(f"seat {s}: {fouls[s]} illegal play(s) not penalised",
                            "joker-fouls-let-go", seat=s, count=fouls[s])
                       for s in range(SEATS) if fouls[s] and not pen[s]]
@@ -903,7 +903,7 @@ class Joker(Game):
                 result = Line(f"seat {winner} wins with {top}", "joker-won", seat=winner,
                               points=top)
             else:
-                result = Line("tie at " + str(top) + " between seats " + ", ".join(map(str, leaders)),
+                result = Line(f"tie at {top} between seats {', '.join(map(str, leaders))}",
                               "joker-tie", seats=leaders, points=top)
         return ScoreSheet(self.name, [f"seat {s}" for s in range(SEATS)], self.settings.as_dict(),
                           deals, totals, finished, winner, result)

@@ -21,7 +21,6 @@ CATALOGUE: dict[str, dict[str, Any]] = {
         "lang": "ru",
         "seat": "место {n}",
         "seat_unset": {"joker:first_dealer": "тузование", "bazar:first_dealer": "жребий"},
-        "pair_of": "{a} и {b}",
         "side": "сторона {n}",
         "rules_default": "правила по умолчанию",
         "rules": "правила",
@@ -154,7 +153,6 @@ CATALOGUE: dict[str, dict[str, Any]] = {
         "lang": "en",
         "seat": "seat {n}",
         "seat_unset": {"joker:first_dealer": "drawing for aces", "bazar:first_dealer": "by lot"},
-        "pair_of": "{a} & {b}",
         "side": "side {n}",
         "rules_default": "default rules",
         "rules": "rules",
@@ -686,15 +684,16 @@ def setting_texts(lang: str) -> dict[str, dict[str, Any]]:
 
 
 # what alerts say, by rule id and camera note (table_ui/rule_texts.py)
-# and the score sheet's lines (table_ui/sheet_texts.py)
+# and the score sheet's lines (table_ui/sheet_texts.py); the settings whose value is a seat (the
+# display's chips name the player), the same in every language
+_SEAT_SETTINGS = sorted({k for g in available_games()
+                         for k, f in game_class(g).settings_model.model_fields.items()
+                         if is_seat(f)})
 for _lang, _texts in CATALOGUE.items():
     _texts.update(rule_texts.catalogue(_lang))
     _texts.update(setting_texts(_lang))
     _texts["sheet_lines"] = _words(SHEET_LINES, _lang)
-    # the settings whose value is a seat: the display's chips name the player
-    _texts["seat_settings"] = sorted({k for g in available_games() for k, f in
-                                      game_class(g).settings_model.model_fields.items()
-                                      if is_seat(f)})
+    _texts["seat_settings"] = _SEAT_SETTINGS
 
 
 def lang_of(value: str | None, default: str = DEFAULT_LANG) -> str:

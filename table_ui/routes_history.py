@@ -41,7 +41,7 @@ def _deal_in_play(ctl: Controller, row: GameRow) -> int | None:
     game = _game(ctl, row)
     if game.is_over:
         return None
-    return int(game.describe().get("deal") or 1)
+    return game.view_deal(game.describe()) or 1
 
 
 def _refuse_hidden(ctl: Controller, row: GameRow, deal: int | None = None) -> None:
@@ -132,7 +132,7 @@ def deal_events(row: GameRow, events: list[str]) -> dict[int, list[str]]:
         before = game.describe()
         game.record(Event.parse(text))
         d = game.describe() if text.startswith("shoe ") else before
-        out.setdefault(int(d.get("deal") or 1), []).append(text)
+        out.setdefault(game.view_deal(d) or 1, []).append(text)
     return out
 
 

@@ -1,4 +1,5 @@
-"""The score sheet's sentences in Russian, by the key each sheet line carries (``engine.scoresheet.Line``).
+"""The score sheet's sentences in Russian and English, by the key each sheet line carries
+(``engine.scoresheet.Line``).
 
 A line reaches the pages as its key and parameters (``note_lines``, an item's ``line``,
 ``result_line``); ``Cards.sheetLine`` fills these templates: ``{seat}`` (or ``{…_seat}``) is a
@@ -6,7 +7,8 @@ player's name, ``{side}`` (``{…_side}``) a side's, ``{card}``/``{cards}`` card
 style, ``{trump}`` a suit, ``{run}`` a Belot run's name, ``{rule}`` the rule's words
 (``table_ui/rule_texts.py``), ``{outcome}`` what became of an illegal play, a nested line (``{need}``,
 ``{declared}``, ``{parts}``) its own words. ``SHEET_LINES`` pairs each key's Russian and English
-(``_RU``, ``_EN``; the engine's own sentence is only a fallback, for a key without words).
+(``_RU``, ``_EN``, one entry each); the engine's own sentence is shown only for a key without
+words.
 ``tests/test_sheet_texts.py`` plays random games of the five games and fails on a line without
 words here, on a template naming a parameter its line does not carry, or on the two languages
 differing in keys or placeholders.
@@ -261,4 +263,4 @@ _EN: dict[str, str] = {
 }
 
 # key → (Russian, English), as the catalogue's other tables (table_ui/i18n.py _words)
-SHEET_LINES: dict[str, tuple[str, str]] = {k: (ru, _EN.get(k, ru)) for k, ru in _RU.items()}
+SHEET_LINES: dict[str, tuple[str, str]] = {k: (ru, _EN[k]) for k, ru in _RU.items()}

@@ -90,19 +90,14 @@ def score_deal(g: PlayedDeal, s: BazarSettings,
             notes.append(Line(f"pair {PAIR[1 - w]}'s constructions lose to pair {PAIR[w]}'s best "
                               "one", "bazar-constructions-lost", side=1 - w, winner_side=w))
     for p in (0, 1):
-        parts: list[Line] = []
         bela = 20 * g.belas[p]
         real[p] = g.points[p] + (LAST_TRICK if g.last_pair == p else 0) + constr[p] + bela
         if g.tricks[p] == 8:
             cards = s.capot_points_vk if vk else s.capot_points
-            parts.append(Line(f"capot {cards}", "part-capot", points=cards))
+            parts = _parts(g, p, constr[p], capot=cards)
         else:
             cards = g.points[p] + (LAST_TRICK if g.last_pair == p else 0)
-            parts += _card_parts(g, p)
-        if constr[p]:
-            parts.append(Line(f"constructions {constr[p]}", "part-constructions", points=constr[p]))
-        if bela:
-            parts.append(Line(f"Бэла {bela}", "part-bela", points=bela))
+            parts = _parts(g, p, constr[p])
         visty[p] = cards + constr[p] + bela
         notes.append(Line(f"висты of pair {PAIR[p]}: {' + '.join(parts)} = {visty[p]}"
                           f" ({g.tricks[p]} tricks)", "bazar-visty", side=p,
@@ -122,13 +117,7 @@ def score_deal(g: PlayedDeal, s: BazarSettings,
             need = Line(f"needs every trick and {target} висты of real card points, "
                         "constructions and Бэла", "need-every-trick-visty", visty=target)
             made = made and real[cp] >= target
-            parts = _card_parts(g, cp)
-            if constr[cp]:
-                parts.append(Line(f"constructions {constr[cp]}", "part-constructions",
-                                  points=constr[cp]))
-            if g.belas[cp]:
-                parts.append(Line(f"Бэла {20 * g.belas[cp]}", "part-bela",
-                                  points=20 * g.belas[cp]))
+            parts = _parts(g, cp, constr[cp])  # the real card points, even for a capot
             cmp = "≥" if real[cp] >= target else "<"
             notes.append(Line(f"Капо + {bid.plus} test (docs/rules.md §6): pair {PAIR[cp]}'s real "
                               f"висты {real[cp]} ({' + '.join(parts)}) {cmp} {DECK_VISTY[game]} + "
@@ -196,11 +185,21 @@ def score_deal(g: PlayedDeal, s: BazarSettings,
     return (points[0], points[1]), tuple(items), tuple(notes)
 
 
-def _card_parts(g: PlayedDeal, p: int) -> list[Line]:
-    """A pair's card points in its висты (and the last trick, if it took it), as sheet parts."""
-    if g.last_pair == p:
-        return [Line(f"cards {g.points[p]} + last trick 10", "part-cards-last", points=g.points[p])]
-    return [Line(f"cards {g.points[p]}", "part-cards", points=g.points[p])]
+def _parts(g: PlayedDeal, p: int, constr: int, capot: int | None = None) -> list[Line]:
+    """What pair ``p``'s висты are made of, as sheet parts: its card points (and the last trick,
+    if it took it) or the ``capot`` points instead, its constructions, its Бэла."""
+    if capot is not None:
+        parts = [Line(f"capot {capot}", "part-capot", points=capot)]
+    elif g.last_pair == p:
+        parts = [Line(f"cards {g.points[p]} + last trick 10", "part-cards-last",
+                      points=g.points[p])]
+    else:
+        parts = [Line(f"cards {g.points[p]}", "part-cards", points=g.points[p])]
+    if constr:
+        parts.append(Line(f"constructions {constr}", "part-constructions", points=constr))
+    if g.belas[p]:
+        parts.append(Line(f"Бэла {20 * g.belas[p]}", "part-bela", points=20 * g.belas[p]))
+    return parts
 
 
 def _counted_fouls(fouls: tuple[BazarFoul, ...], policy: str) -> list[tuple[int, str, str]]:

@@ -87,5 +87,14 @@ const Cards = (() => {
     if (k === "outcome") return (T.outcomes || {})[v] || v;
     return v;
   }
-  return { SUITS, RED, svg, back, label, esc, alertText, deviceWords, sheetLine };
+  // A seat by its player's name, else «место N»; a view's sides by their players' names: one seat
+  // each, or a pair's two joined by ``joiner`` (the display's «Аня + Вера», spoken «Аня и Вера»),
+  // else «сторона N». One rule for the display, its speech and the history.
+  function seatName(T, names, i) { return (names && names[i]) || fill(T.seat, { n: Number(i) + 1 }); }
+  function sideNames(T, names, sides, seats, joiner) {
+    if (sides.length === seats) return sides.map((_, i) => seatName(T, names, i));
+    if (sides.length * 2 === seats) return sides.map((_, i) => seatName(T, names, i) + joiner + seatName(T, names, i + sides.length));
+    return sides.map((_, i) => fill(T.side, { n: i + 1 }));
+  }
+  return { SUITS, RED, svg, back, label, esc, alertText, deviceWords, sheetLine, seatName, sideNames };
 })();

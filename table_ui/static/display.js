@@ -15,7 +15,7 @@
 
   function ranks() { return intl ? null : T.ranks; }
   function card(code, cls) { return Cards.svg(code, { ranks: ranks(), cls, joker: T.joker }); }
-  function seatName(st, i) { return (st.names && st.names[i]) || fmt(T.seat, { n: i + 1 }); }
+  function seatName(st, i) { return Cards.seatName(T, st.names, i); }
   function withNames(st, text) {
     return String(text).replace(/seat (\d)/g, (m, d) => (st.names && st.names[+d] ? st.names[+d] : m));
   }
@@ -23,12 +23,7 @@
     const who = a.seat !== null && a.seat !== undefined ? seatName(st, a.seat) : "";
     return (T.rules || {})[a.rule] ? Cards.alertText(T, a, who, ranks()) : withNames(st, a.message);
   }
-  function sideNames(st, v) {
-    const n = v.num_seats, sides = v.sides || [];
-    if (sides.length === n) return sides.map((_, i) => seatName(st, i));
-    if (sides.length * 2 === n) return sides.map((_, i) => seatName(st, i) + " + " + seatName(st, i + sides.length));
-    return sides.map((s, i) => s || fmt(T.side, { n: i + 1 }));
-  }
+  function sideNames(st, v) { return Cards.sideNames(T, st.names, v.sides || [], v.num_seats, " + "); }
   function settingText(k, v, st) {
     const name = (T.settings && T.settings[k]) || k;
     if ((T.seat_settings || []).includes(k) && v !== null && v !== undefined) return name + ": " + seatName(st, Number(v));
@@ -260,13 +255,7 @@
     u.voice = voice; u.lang = voice.lang;
     speechSynthesis.speak(u);
   }
-  function sayName(st, i) { return (st.names && st.names[i]) || fmt(T.seat, { n: i + 1 }); }
-  function saySides(st, v) {
-    const n = v.num_seats, sides = v.sides || [];
-    if (sides.length === n) return sides.map((_, i) => sayName(st, i));
-    if (sides.length * 2 === n) return sides.map((_, i) => sayName(st, i) + " " + T.say_and + " " + sayName(st, i + sides.length));
-    return sides.map((_, i) => fmt(T.side, { n: i + 1 }));
-  }
+  function saySides(st, v) { return Cards.sideNames(T, st.names, v.sides || [], v.num_seats, " " + T.say_and + " "); }
   function announce(st) {
     const v = st.view || {};
     const seqs = (st.alerts || []).map((a) => a.seq || 0);
@@ -278,7 +267,7 @@
     if (st.game_id !== said.game) Object.assign(said, { game: st.game_id, trump: null, deals: 0 });
     for (const a of st.alerts || []) {
       if ((a.seq || 0) > said.alertSeq && a.level === "illegal") {
-        say(typeof a.seat === "number" ? fmt(T.say_illegal_by, { name: sayName(st, a.seat) }) : T.say_illegal);
+        say(typeof a.seat === "number" ? fmt(T.say_illegal_by, { name: seatName(st, a.seat) }) : T.say_illegal);
       }
     }
     said.alertSeq = Math.max(said.alertSeq, ...seqs);

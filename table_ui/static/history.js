@@ -30,9 +30,8 @@
     // sides by the players' names: one seat each (two-player games, Joker), or a pair's two
     // (Bazar-Belot: seats 0 & 2, 1 & 3); seats without names are «место N»
     const names = g.names || [];
-    const seatName = (n) => names[n] || T.seat.replace("{n}", Number(n) + 1);
-    if (names.length === s.sides.length) s.sides = names.slice();
-    else if (names.length === 2 * s.sides.length) s.sides = s.sides.map((_, k) => T.pair_of.replace("{a}", names[k]).replace("{b}", names[k + s.sides.length]));
+    const seatName = (n) => Cards.seatName(T, names, n);
+    if (names.length) s.sides = Cards.sideNames(T, names, s.sides, names.length, " + ");
     const ctx = { seat: seatName, side: (n) => s.sides[n] || String(n), ranks: T.ranks };
     const line = (l) => Cards.sheetLine(T, l, ctx);
     $("detail").classList.remove("hidden");
